@@ -1,0 +1,33 @@
+import vue from '@vitejs/plugin-vue'
+import { defineConfig } from 'electron-vite'
+import { resolve } from 'node:path'
+
+const contract = resolve(__dirname, 'electron/contract')
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'electron/preload/index.ts') },
+        // Sandboxed preloads must be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src',
+    plugins: [vue()],
+    resolve: { alias: { '@contract': contract } },
+    build: {
+      outDir: 'out/renderer',
+      rollupOptions: { input: { index: resolve(__dirname, 'src/index.html') } },
+    },
+  },
+})

@@ -1,0 +1,6 @@
+import type { CliCommand } from '../context'
+import { profileCommands } from './profile'
+import { secretCommands } from './secret'
+
+/** Every `geo-analyst` command. A new command is a file in this folder and one entry here. */
+export const COMMANDS: readonly CliCommand[] = [...profileCommands, ...secretCommands]

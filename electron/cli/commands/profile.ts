@@ -1,0 +1,91 @@
+import { BASE_URL_KEYS, type BaseUrlKey, type Profile, type SettingsView } from '../../contract'
+import { GeoFailure } from '../../core/geo-failure'
+import { stringFlag } from '../args'
+import type { CliCommand } from '../context'
+
+/** `--atlas-url` for `atlas_url`, one flag per spec placeholder. */
+export function urlFlag(key: BaseUrlKey): string {
+  return key.replace(/_/g, '-')
+}
+
+function describe(profile: Profile, active: boolean): string {
+  const head = `${active ? '* ' : '  '}${profile.name}${profile.builtIn ? ' (built-in local service)' : ''}`
+  if (!profile.urls) return `${head}\n    local service not running in this process`
+  return [head, ...BASE_URL_KEYS.map((key) => `    ${key.padEnd(17)}${profile.urls?.[key]}`)].join('\n')
+}
+
+function noticeOf(view: SettingsView): string {
+  return view.notice ? `\nNote: ${view.notice}` : ''
+}
+
+export const profileCommands: CliCommand[] = [
+  {
+    name: 'profile list',
+    summary: 'List connection profiles; * marks the active one',
+    usage: 'profile list',
+    async run(ctx) {
+      const view = await ctx.invoke('settings.get', {})
+      ctx.print(view, view.profiles.map((p) => `${p.name === view.activeProfile ? '*' : ' '} ${p.name}`).join('\n') + noticeOf(view))
+    },
+  },
+  {
+    name: 'profile show',
+    summary: 'Show a profile (default: the active one) with its base URLs',
+    usage: 'profile show [NAME]',
+    async run(ctx, args) {
+      const view = await ctx.invoke('settings.get', {})
+      const name = args.positionals[0] ?? view.activeProfile
+      const profile = view.profiles.find((p) => p.name === name)
+      if (!profile) throw new GeoFailure('not-found', `No profile named "${name}"`)
+      ctx.print(profile, describe(profile, profile.name === view.activeProfile) + noticeOf(view))
+    },
+  },
+  {
+    name: 'profile use',
+    summary: 'Make a profile the active one',
+    usage: 'profile use NAME',
+    async run(ctx, args) {
+      const name = args.positionals[0]
+      if (!name) throw new GeoFailure('validation', 'profile use needs a profile NAME')
+      const view = await ctx.invoke('settings.chooseProfile', { name })
+      ctx.print(view, `Active profile: ${view.activeProfile}`)
+    },
+  },
+  {
+    name: 'profile set',
+    summary: 'Create or update a remote profile; a new profile needs all six base URLs',
+    usage: `profile set NAME ${BASE_URL_KEYS.map((k) => `--${urlFlag(k)} URL`).join(' ')}`,
+    flags: Object.fromEntries(BASE_URL_KEYS.map((k) => [urlFlag(k), 'string' as const])),
+    async run(ctx, args) {
+      const name = args.positionals[0]
+      if (!name) throw new GeoFailure('validation', 'profile set needs a profile NAME')
+      const view = await ctx.invoke('settings.get', {})
+      const existing = view.profiles.find((p) => p.name === name && !p.builtIn)?.urls
+      const urls: Partial<Record<BaseUrlKey, string>> = { ...existing }
+      for (const key of BASE_URL_KEYS) {
+        const value = stringFlag(args, urlFlag(key))
+        if (value !== undefined) urls[key] = value
+      }
+      const missing = BASE_URL_KEYS.filter((k) => !urls[k])
+      if (missing.length > 0) {
+        throw new GeoFailure('validation', `profile "${name}" needs ${missing.map((k) => `--${urlFlag(k)}`).join(', ')}`, {
+          field: missing[0],
+        })
+      }
+      const saved = await ctx.invoke('settings.saveProfile', { name, urls })
+      const profile = saved.profiles.find((p) => p.name === name) as Profile
+      ctx.print(profile, `Saved profile ${name}.`)
+    },
+  },
+  {
+    name: 'profile delete',
+    summary: 'Delete a remote profile and its credentials',
+    usage: 'profile delete NAME',
+    async run(ctx, args) {
+      const name = args.positionals[0]
+      if (!name) throw new GeoFailure('validation', 'profile delete needs a profile NAME')
+      const view = await ctx.invoke('settings.deleteProfile', { name })
+      ctx.print(view, `Deleted profile ${name}.`)
+    },
+  },
+]

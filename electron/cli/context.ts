@@ -1,0 +1,72 @@
+import type { Readable, Writable } from 'node:stream'
+import type { OperationName, OperationResponse } from '../contract'
+import { createCore, type Core } from '../core/app-core'
+import { GeoFailure } from '../core/geo-failure'
+import type { SecretStore } from '../core/secrets/secret-store'
+import type { ParsedArgs, FlagKind } from './args'
+
+export interface CliIo {
+  stdin: Readable & { isTTY?: boolean }
+  stdout: Writable
+  stderr: Writable
+  env: NodeJS.ProcessEnv
+}
+
+export interface CliContext extends CliIo {
+  json: boolean
+  configDir: string
+  version: string
+  /** The shared core, created on first use. */
+  core(): Promise<Core>
+  /** Run an operation of the contract through the same guarded entry as every host. */
+  invoke<K extends OperationName>(name: K, payload: unknown): Promise<OperationResponse<K>>
+  /** JSON on stdout with --json; the human text otherwise. */
+  print(value: unknown, human: string): void
+  warn(line: string): void
+}
+
+export interface CliCommand {
+  /** One or two words, e.g. `profile list`. */
+  name: string
+  summary: string
+  usage: string
+  flags?: Record<string, FlagKind>
+  run(ctx: CliContext, args: ParsedArgs): Promise<void>
+}
+
+export function createCliContext(
+  io: CliIo,
+  options: { json: boolean; configDir: string; version: string; secretStore?: SecretStore },
+): CliContext {
+  let core: Promise<Core> | undefined
+  const ctx: CliContext = {
+    ...io,
+    json: options.json,
+    configDir: options.configDir,
+    version: options.version,
+    core() {
+      core ??= createCore({
+        configDir: options.configDir,
+        host: 'cli',
+        version: options.version,
+        secretStore: options.secretStore,
+      })
+      return core
+    },
+    async invoke(name, payload) {
+      const result = await (await ctx.core()).invoke(name, payload)
+      if (!result.ok) {
+        const { failureClass, message, ...extra } = result.error
+        throw new GeoFailure(failureClass, message, extra)
+      }
+      return result.value
+    },
+    print(value, human) {
+      io.stdout.write(options.json ? JSON.stringify(value, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n')
+    },
+    warn(line) {
+      io.stderr.write(`geo-analyst: warning: ${line}\n`)
+    },
+  }
+  return ctx
+}

@@ -1,0 +1,7 @@
+export * from './failure'
+export * from './result'
+export * from './settings'
+export * from './secrets'
+export * from './operations'
+export * from './events'
+export * from './api'

@@ -1,0 +1,19 @@
+import { geoError, type FailureClass, type GeoError } from '../contract'
+
+/**
+ * Thrown inside the core when an operation cannot go on; the dispatcher turns it into an error value.
+ * Carries the failure class so nothing is lost on the way to the caller.
+ */
+export class GeoFailure extends Error {
+  readonly error: GeoError
+
+  constructor(
+    failureClass: FailureClass,
+    message: string,
+    extra: Partial<Omit<GeoError, 'failureClass' | 'message' | 'retry'>> = {},
+  ) {
+    super(message)
+    this.name = 'GeoFailure'
+    this.error = geoError(failureClass, message, extra)
+  }
+}

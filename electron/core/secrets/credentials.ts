@@ -1,0 +1,114 @@
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+import {
+  CREDENTIAL_NAMES,
+  type CredentialName,
+  type SecretsStatus,
+} from '../../contract'
+import { writeJsonAtomic } from '../fs/atomic-write'
+import type { SecretStore } from './secret-store'
+
+/** When each credential was set: names and times only, never a value. */
+const metaSchema = z.record(z.string(), z.record(z.string(), z.string()))
+const META_FILE = 'credentials-meta.json'
+
+/** Every live secret value this process has seen, for the redactor. */
+export type SecretListener = (value: string) => void
+
+/**
+ * Credentials per profile over a SecretStore. The values go to the store only; status (set or not,
+ * when) is what leaves this module towards the renderer.
+ */
+export class Credentials {
+  private readonly metaFile: string
+  private lock: Promise<unknown> = Promise.resolve()
+  private readonly listeners = new Set<SecretListener>()
+
+  constructor(
+    readonly store: SecretStore,
+    configDir: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.metaFile = path.join(configDir, META_FILE)
+  }
+
+  /** Called with every secret value read or written, so a redactor can learn it. */
+  onSecret(listener: SecretListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  async status(profile: string): Promise<SecretsStatus> {
+    const meta = await this.readMeta()
+    const credentials = await Promise.all(
+      CREDENTIAL_NAMES.map(async (name) => {
+        const set = (await this.store.get(key(profile, name))) !== null
+        const updatedAt = set ? meta[profile]?.[name] : undefined
+        return updatedAt ? { name, set, updatedAt } : { name, set }
+      }),
+    )
+    const status: SecretsStatus = { profile, store: this.store.kind, credentials }
+    if (this.store.warning) status.warning = this.store.warning
+    return status
+  }
+
+  async set(profile: string, name: CredentialName, value: string): Promise<SecretsStatus> {
+    this.announce(value)
+    await this.store.set(key(profile, name), value)
+    await this.updateMeta((meta) => {
+      meta[profile] = { ...meta[profile], [name]: this.now().toISOString() }
+    })
+    return this.status(profile)
+  }
+
+  async clear(profile: string, name: CredentialName): Promise<SecretsStatus> {
+    await this.store.delete(key(profile, name))
+    await this.updateMeta((meta) => {
+      if (meta[profile]) delete meta[profile][name]
+    })
+    return this.status(profile)
+  }
+
+  async clearProfile(profile: string): Promise<void> {
+    for (const name of CREDENTIAL_NAMES) await this.store.delete(key(profile, name))
+    await this.updateMeta((meta) => {
+      delete meta[profile]
+    })
+  }
+
+  /** The value, for the core's own use when it calls the interface. Never sent to the renderer. */
+  async reveal(profile: string, name: CredentialName): Promise<string | null> {
+    const value = await this.store.get(key(profile, name))
+    if (value !== null) this.announce(value)
+    return value
+  }
+
+  private announce(value: string): void {
+    for (const listener of this.listeners) listener(value)
+  }
+
+  private async readMeta(): Promise<Record<string, Record<string, string>>> {
+    try {
+      const parsed = metaSchema.safeParse(JSON.parse(await fs.readFile(this.metaFile, 'utf8')))
+      return parsed.success ? parsed.data : {}
+    } catch {
+      // Missing or unreadable metadata only loses the "when"; the keychain stays the truth for "set".
+      return {}
+    }
+  }
+
+  private updateMeta(change: (meta: Record<string, Record<string, string>>) => void): Promise<void> {
+    const run = this.lock.then(async () => {
+      const meta = await this.readMeta()
+      change(meta)
+      await writeJsonAtomic(this.metaFile, meta)
+    })
+    this.lock = run.catch(() => undefined)
+    return run
+  }
+}
+
+export function key(profile: string, name: CredentialName): string {
+  return `${profile}:${name}`
+}

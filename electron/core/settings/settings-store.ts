@@ -1,0 +1,169 @@
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+import {
+  DEFAULT_PREFERENCES,
+  LOCAL_PROFILE,
+  baseUrlsSchema,
+  preferencesSchema,
+  profileNameSchema,
+  type BaseUrls,
+  type Preferences,
+  type Profile,
+  type SettingsView,
+} from '../../contract'
+import { writeJsonAtomic } from '../fs/atomic-write'
+import { GeoFailure } from '../geo-failure'
+
+const SETTINGS_FILE = 'settings.json'
+
+const settingsFileSchema = z.object({
+  version: z.literal(1),
+  activeProfile: profileNameSchema,
+  profiles: z.array(z.object({ name: profileNameSchema, urls: baseUrlsSchema })),
+  preferences: preferencesSchema,
+})
+
+type SettingsFile = z.infer<typeof settingsFileSchema>
+
+const DEFAULT_FILE: SettingsFile = {
+  version: 1,
+  activeProfile: LOCAL_PROFILE,
+  profiles: [],
+  preferences: DEFAULT_PREFERENCES,
+}
+
+export interface SettingsStoreOptions {
+  configDir: string
+  /** URLs of the built-in Local profile, or null while the local service is not running. */
+  localUrls?: () => BaseUrls | null
+  now?: () => Date
+}
+
+/**
+ * Connection profiles and preferences in `settings.json` in the config folder. Never holds a secret.
+ * Every mutation is read-modify-write under one lock and written atomically; a file that cannot be
+ * read is moved aside and reported, never silently replaced.
+ */
+export class SettingsStore {
+  readonly file: string
+  private readonly localUrls: () => BaseUrls | null
+  private readonly now: () => Date
+  private lock: Promise<unknown> = Promise.resolve()
+  private notice: string | undefined
+
+  constructor(options: SettingsStoreOptions) {
+    this.file = path.join(options.configDir, SETTINGS_FILE)
+    this.localUrls = options.localUrls ?? (() => null)
+    this.now = options.now ?? (() => new Date())
+  }
+
+  async view(): Promise<SettingsView> {
+    return this.toView(await this.read())
+  }
+
+  async activeProfile(): Promise<Profile> {
+    const view = await this.view()
+    const active = view.profiles.find((p) => p.name === view.activeProfile)
+    if (!active) throw new GeoFailure('local-configuration', `Active profile "${view.activeProfile}" does not exist`)
+    return active
+  }
+
+  async profile(name: string): Promise<Profile> {
+    const view = await this.view()
+    const found = view.profiles.find((p) => p.name === name)
+    if (!found) {
+      throw new GeoFailure('not-found', `No profile named "${name}"; known: ${view.profiles.map((p) => p.name).join(', ')}`, {
+        field: 'name',
+      })
+    }
+    return found
+  }
+
+  chooseProfile(name: string): Promise<SettingsView> {
+    return this.mutate((file) => {
+      if (name !== LOCAL_PROFILE && !file.profiles.some((p) => p.name === name)) {
+        throw new GeoFailure('not-found', `No profile named "${name}"`, { field: 'name' })
+      }
+      file.activeProfile = name
+    })
+  }
+
+  saveProfile(name: string, urls: BaseUrls): Promise<SettingsView> {
+    return this.mutate((file) => {
+      if (name.toLowerCase() === LOCAL_PROFILE.toLowerCase()) {
+        throw new GeoFailure('validation', `"${LOCAL_PROFILE}" is the built-in profile of the local service and cannot be changed`, {
+          field: 'name',
+        })
+      }
+      const index = file.profiles.findIndex((p) => p.name === name)
+      if (index >= 0) file.profiles[index] = { name, urls }
+      else file.profiles.push({ name, urls })
+    })
+  }
+
+  deleteProfile(name: string): Promise<SettingsView> {
+    return this.mutate((file) => {
+      if (name === LOCAL_PROFILE) {
+        throw new GeoFailure('validation', `"${LOCAL_PROFILE}" is built in and cannot be deleted`, { field: 'name' })
+      }
+      const before = file.profiles.length
+      file.profiles = file.profiles.filter((p) => p.name !== name)
+      if (file.profiles.length === before) throw new GeoFailure('not-found', `No profile named "${name}"`, { field: 'name' })
+      if (file.activeProfile === name) file.activeProfile = LOCAL_PROFILE
+    })
+  }
+
+  savePreferences(preferences: Preferences): Promise<SettingsView> {
+    return this.mutate((file) => {
+      file.preferences = preferences
+    })
+  }
+
+  private mutate(change: (file: SettingsFile) => void): Promise<SettingsView> {
+    const run = this.lock.then(async () => {
+      const file = structuredClone(await this.read())
+      change(file)
+      await writeJsonAtomic(this.file, file)
+      return this.toView(file)
+    })
+    this.lock = run.catch(() => undefined)
+    return run
+  }
+
+  private async read(): Promise<SettingsFile> {
+    let text: string
+    try {
+      text = await fs.readFile(this.file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_FILE)
+      throw error
+    }
+    let reason: string
+    try {
+      const parsed = settingsFileSchema.safeParse(JSON.parse(text))
+      if (parsed.success) return parsed.data
+      const issue = parsed.error.issues[0]
+      reason = `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`
+    } catch (error) {
+      reason = `not valid JSON (${(error as Error).message})`
+    }
+    const aside = `${this.file}.corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}`
+    await fs.rename(this.file, aside)
+    this.notice = `The settings file was unreadable (${reason}); it was moved to ${aside} and defaults are in use.`
+    return structuredClone(DEFAULT_FILE)
+  }
+
+  private toView(file: SettingsFile): SettingsView {
+    const local: Profile = { name: LOCAL_PROFILE, builtIn: true, urls: this.localUrls() }
+    const remote: Profile[] = file.profiles.map((p) => ({ name: p.name, builtIn: false, urls: p.urls }))
+    const known = file.activeProfile === LOCAL_PROFILE || remote.some((p) => p.name === file.activeProfile)
+    const view: SettingsView = {
+      activeProfile: known ? file.activeProfile : LOCAL_PROFILE,
+      profiles: [local, ...remote],
+      preferences: file.preferences,
+    }
+    if (this.notice) view.notice = this.notice
+    return view
+  }
+}
