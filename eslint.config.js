@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import prettier from 'eslint-config-prettier'
 import vue from 'eslint-plugin-vue'
 import tseslint from 'typescript-eslint'
+import globals from 'globals'
 
 const nodeBuiltins = [
   'node:*',
@@ -22,36 +23,49 @@ const nodeBuiltins = [
   'events',
 ]
 
-/** Layer rules of docs/architecture: what each folder may import. */
+const noUi = {
+  regex: '^(electron|vue|ol|pinia|primevue|@primeuix/[^/]+)(/.*)?$',
+  message: 'core, local service, web host and CLI never import electron, vue, ol, pinia or the UI library.',
+}
+const noElectronShell = {
+  regex: '(^|/)(main|preload)(/|$)',
+  message: 'Only the Electron host may use electron/main and electron/preload.',
+}
+
+/** Layer rules of docs/architecture: what each folder may import (one rule list per folder). */
 const layers = [
   {
     files: ['electron/contract/**/*.ts'],
-    message: 'electron/contract imports only the schema library (zod) and itself.',
     patterns: [
       { regex: '^(?!zod$|\\.{1,2}/)', message: 'electron/contract imports only zod and itself.' },
-      { regex: '(^|/)(core|main|preload|web|cli|local-service|src|node_modules)(/|$)', message: 'electron/contract imports only zod and itself.' },
-    ],
-  },
-  {
-    files: ['electron/core/**/*.ts', 'electron/local-service/**/*.ts', 'electron/web/**/*.ts', 'electron/cli/**/*.ts'],
-    patterns: [
-      { group: ['electron', 'electron/*', 'vue', 'vue/*', 'ol', 'ol/*', 'pinia', 'primevue', 'primevue/*'], message: 'core, local service, web host and CLI never import electron, vue, ol or pinia.' },
-      { group: ['**/main/*', '**/preload/*'], message: 'Only the Electron host may use electron/main and electron/preload.' },
+      {
+        regex: '(^|/)(core|main|preload|web|cli|local-service|src|node_modules)(/|$)',
+        message: 'electron/contract imports only zod and itself.',
+      },
     ],
   },
   {
     files: ['electron/core/**/*.ts'],
     patterns: [
-      { group: ['**/web/*', '**/cli/*', '**/main/*'], message: 'electron/core does not depend on a host.' },
+      noUi,
+      noElectronShell,
+      {
+        regex: '(^|/)(web|cli|local-service)(/|$)',
+        message: 'electron/core does not depend on a host or on the local service.',
+      },
     ],
+  },
+  {
+    files: ['electron/local-service/**/*.ts', 'electron/web/**/*.ts', 'electron/cli/**/*.ts'],
+    patterns: [noUi, noElectronShell],
   },
   {
     files: ['src/**/*.ts', 'src/**/*.vue'],
     patterns: [
       { group: nodeBuiltins, message: 'The renderer never imports Node built-ins.' },
-      { group: ['electron', 'electron/*'], message: 'The renderer never imports electron.' },
+      { regex: '^electron(/.*)?$', message: 'The renderer never imports electron.' },
       {
-        group: ['**/electron/*', '!**/electron/contract', '!**/electron/contract/*'],
+        regex: '(^|/)electron/(?!contract(/|$))',
         message: 'The renderer imports only electron/contract from electron/.',
       },
     ],
@@ -68,27 +82,31 @@ export default tseslint.config(
     languageOptions: { parserOptions: { parser: tseslint.parser } },
   },
   {
-    languageOptions: {
-      globals: {
-        console: 'readonly',
-        process: 'readonly',
-        URL: 'readonly',
-        setTimeout: 'readonly',
-        clearTimeout: 'readonly',
-      },
-    },
+    languageOptions: { globals: { ...globals.browser } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'vue/multi-word-component-names': 'off',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  {
+    files: ['electron/**/*.ts', 'scripts/**/*', 'bench/**/*', 'test/**/*', '*.config.*'],
+    languageOptions: { globals: { ...globals.node } },
+  },
   ...layers.map((layer) => ({
     files: layer.files,
     rules: { 'no-restricted-imports': ['error', { patterns: layer.patterns }] },
   })),
   {
-    files: ['electron/main/**/*.ts', 'electron/preload/**/*.ts', 'electron/web/**/*.ts', 'electron/cli/**/*.ts', 'scripts/**/*', 'bench/**/*', 'test/**/*'],
+    files: [
+      'electron/main/**/*.ts',
+      'electron/preload/**/*.ts',
+      'electron/web/**/*.ts',
+      'electron/cli/**/*.ts',
+      'scripts/**/*',
+      'bench/**/*',
+      'test/**/*',
+    ],
     rules: { 'no-console': 'off' },
   },
   prettier,

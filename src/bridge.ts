@@ -36,7 +36,10 @@ export function takeSessionSecret(location: Location, storage: Storage, history:
 export function createHttpGeoApi(secret: string | null, fetchImpl: typeof fetch = fetch): GeoApi {
   const call = async (name: string, request: unknown): Promise<Result<unknown>> => {
     if (!secret) {
-      return fail('local-configuration', 'This page was opened without the browser host session; open the URL that `npm run web` printed.')
+      return fail(
+        'local-configuration',
+        'This page was opened without the browser host session; open the URL that `npm run web` printed.',
+      )
     }
     try {
       const response = await fetchImpl(`/api/op/${encodeURIComponent(name)}`, {
@@ -45,16 +48,22 @@ export function createHttpGeoApi(secret: string | null, fetchImpl: typeof fetch 
         body: JSON.stringify(request ?? {}),
       })
       if (response.status === 401 || response.status === 403) {
-        return fail('authentication', 'The browser host refused this page; open the URL that `npm run web` printed.', {
-          status: response.status,
-        })
+        return fail(
+          'authentication',
+          'The browser host refused this page; open the URL that `npm run web` printed.',
+          {
+            status: response.status,
+          },
+        )
       }
       return (await response.json()) as Result<unknown>
     } catch (error) {
       return fail('timeout-network', `The browser host did not answer: ${(error as Error).message}`)
     }
   }
-  return Object.fromEntries(OPERATION_NAMES.map((name) => [name, (request: unknown) => call(name, request)])) as GeoApi
+  return Object.fromEntries(
+    OPERATION_NAMES.map((name) => [name, (request: unknown) => call(name, request)]),
+  ) as GeoApi
 }
 
 type AnyListener = (payload: unknown) => void
@@ -107,7 +116,9 @@ function resolveBridge(): { geo: GeoApi; geoEvents: GeoEventsApi } {
     return { geo: window.geo, geoEvents: window.geoEvents }
   }
   const secret =
-    typeof window === 'undefined' ? null : takeSessionSecret(window.location, window.sessionStorage, window.history)
+    typeof window === 'undefined'
+      ? null
+      : takeSessionSecret(window.location, window.sessionStorage, window.history)
   return { geo: createHttpGeoApi(secret), geoEvents: createHttpGeoEvents(secret) }
 }
 

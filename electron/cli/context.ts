@@ -62,7 +62,9 @@ export function createCliContext(
       return result.value
     },
     print(value, human) {
-      io.stdout.write(options.json ? JSON.stringify(value, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n')
+      io.stdout.write(
+        options.json ? JSON.stringify(value, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n',
+      )
     },
     warn(line) {
       io.stderr.write(`geo-analyst: warning: ${line}\n`)

@@ -18,11 +18,10 @@ export function findCommand(words: readonly string[]): { command: CliCommand; re
 }
 
 export function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length))
   return [
     'Usage: geo-analyst COMMAND [options] [--json] [--config-dir DIR]',
     '',
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`),
     '',
     'Exit codes: 0 ok, 1 unexpected, 2 validation or local configuration, 3 authentication or authorization,',
     '4 not found, 5 conflict or unknown outcome, 6 rate-limited, timeout or provider unavailable.',
@@ -73,7 +72,9 @@ export async function runCli(
       io.stderr.write(`geo-analyst: ${error.error.failureClass}: ${oneLine(error.message)}\n`)
       return EXIT_BY_CLASS[error.error.failureClass]
     }
-    io.stderr.write(`geo-analyst: unexpected: ${oneLine(error instanceof Error ? error.message : String(error))}\n`)
+    io.stderr.write(
+      `geo-analyst: unexpected: ${oneLine(error instanceof Error ? error.message : String(error))}\n`,
+    )
     return 1
   }
 }

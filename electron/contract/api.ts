@@ -12,13 +12,9 @@ export interface GeoEventsApi {
   on<K extends EventName>(name: K, listener: (payload: EventPayload<K>) => void): () => void
 }
 
-/** IPC channel of an operation; one prefix so the main process can reject anything else. */
-export const OPERATION_CHANNEL_PREFIX = 'geo:op:'
+/** The one IPC channel of every operation: `invoke(INVOKE_CHANNEL, name, request)`. */
+export const INVOKE_CHANNEL = 'geo:invoke'
 export const EVENT_CHANNEL_PREFIX = 'geo:event:'
-
-export function operationChannel(name: OperationName): string {
-  return OPERATION_CHANNEL_PREFIX + name
-}
 
 export function eventChannel(name: EventName): string {
   return EVENT_CHANNEL_PREFIX + name

@@ -1,11 +1,6 @@
 import { z } from 'zod'
 import { secretTargetSchema, secretValueSchema, secretsStatusSchema } from './secrets'
-import {
-  baseUrlsSchema,
-  preferencesSchema,
-  profileNameSchema,
-  settingsViewSchema,
-} from './settings'
+import { baseUrlsSchema, preferencesSchema, profileNameSchema, settingsViewSchema } from './settings'
 
 /** One operation the renderer may call: its request and response schemas. */
 export interface OperationSpec<Req extends z.ZodType, Res extends z.ZodType> {

@@ -35,6 +35,8 @@ export const credentialStatusSchema = z.object({
   set: z.boolean(),
   /** ISO time the value was last set from this app, when known. */
   updatedAt: z.string().optional(),
+  /** True when the app itself provides the value (the built-in local service's credentials). */
+  managed: z.boolean().optional(),
 })
 
 export type CredentialStatus = z.infer<typeof credentialStatusSchema>

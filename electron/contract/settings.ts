@@ -24,16 +24,14 @@ export const profileNameSchema = z
     'a profile name is 1–64 letters, digits, spaces, dots, dashes or underscores, starting with a letter or digit',
   )
 
-export const baseUrlSchema = z
-  .string()
-  .refine((value) => {
-    try {
-      const url = new URL(value)
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password
-    } catch {
-      return false
-    }
-  }, 'must be an absolute http(s) URL without user name or password in it')
+export const baseUrlSchema = z.string().refine((value) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password
+  } catch {
+    return false
+  }
+}, 'must be an absolute http(s) URL without user name or password in it')
 
 export const baseUrlsSchema = z.object(
   Object.fromEntries(BASE_URL_KEYS.map((key) => [key, baseUrlSchema])) as Record<

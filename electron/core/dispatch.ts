@@ -1,11 +1,4 @@
-import {
-  fail,
-  isOperationName,
-  ok,
-  operations,
-  validationFailure,
-  type Result,
-} from '../contract'
+import { fail, isOperationName, ok, operations, validationFailure, type Result } from '../contract'
 import { GeoFailure } from './geo-failure'
 import type { Handlers } from './handlers'
 import type { Redactor } from './http/redactor'
@@ -31,7 +24,10 @@ export async function dispatch(
     const value = await handler(parsed.data)
     const checked = spec.response.safeParse(value)
     if (!checked.success) {
-      return fail('unclassified', `${name} produced a response outside its contract: ${checked.error.issues[0]?.message ?? ''}`)
+      return fail(
+        'unclassified',
+        `${name} produced a response outside its contract: ${checked.error.issues[0]?.message ?? ''}`,
+      )
     }
     return ok(checked.data)
   } catch (error) {

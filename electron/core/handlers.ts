@@ -46,7 +46,8 @@ export function createHandlers(services: CoreServices): Handlers {
       if (name !== LOCAL_PROFILE) await credentials.clearProfile(name)
       return settingsChanged(view)
     },
-    'settings.savePreferences': async (preferences) => settingsChanged(await settings.savePreferences(preferences)),
+    'settings.savePreferences': async (preferences) =>
+      settingsChanged(await settings.savePreferences(preferences)),
     'secrets.status': async ({ profile }) => credentials.status(await profileOrActive(profile)),
     'secrets.set': async ({ profile, name, value }) => {
       const status = await credentials.set(await profileOrActive(profile), name, value)

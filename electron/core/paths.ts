@@ -48,7 +48,9 @@ export function resolveDataDir(
 }
 
 /** The local service's dataset workspace: `--workspace`, else `GEO_ANALYST_WORKSPACE`, else `<data>/workspace`. */
-export function resolveWorkspaceDir(options: { flag?: string; env?: NodeJS.ProcessEnv; dataDir?: string } = {}): string {
+export function resolveWorkspaceDir(
+  options: { flag?: string; env?: NodeJS.ProcessEnv; dataDir?: string } = {},
+): string {
   const env = options.env ?? process.env
   if (options.flag) return path.resolve(options.flag)
   if (env.GEO_ANALYST_WORKSPACE) return path.resolve(env.GEO_ANALYST_WORKSPACE)

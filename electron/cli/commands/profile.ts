@@ -25,7 +25,11 @@ export const profileCommands: CliCommand[] = [
     usage: 'profile list',
     async run(ctx) {
       const view = await ctx.invoke('settings.get', {})
-      ctx.print(view, view.profiles.map((p) => `${p.name === view.activeProfile ? '*' : ' '} ${p.name}`).join('\n') + noticeOf(view))
+      ctx.print(
+        view,
+        view.profiles.map((p) => `${p.name === view.activeProfile ? '*' : ' '} ${p.name}`).join('\n') +
+          noticeOf(view),
+      )
     },
   },
   {
@@ -68,9 +72,13 @@ export const profileCommands: CliCommand[] = [
       }
       const missing = BASE_URL_KEYS.filter((k) => !urls[k])
       if (missing.length > 0) {
-        throw new GeoFailure('validation', `profile "${name}" needs ${missing.map((k) => `--${urlFlag(k)}`).join(', ')}`, {
-          field: missing[0],
-        })
+        throw new GeoFailure(
+          'validation',
+          `profile "${name}" needs ${missing.map((k) => `--${urlFlag(k)}`).join(', ')}`,
+          {
+            field: missing[0],
+          },
+        )
       }
       const saved = await ctx.invoke('settings.saveProfile', { name, urls })
       const profile = saved.profiles.find((p) => p.name === name) as Profile

@@ -7,7 +7,8 @@ const NAMES = CREDENTIAL_NAMES.join(', ')
 
 function credentialName(value: string | undefined) {
   const parsed = credentialNameSchema.safeParse(value)
-  if (!parsed.success) throw new GeoFailure('validation', `Credential NAME must be one of ${NAMES}`, { field: 'name' })
+  if (!parsed.success)
+    throw new GeoFailure('validation', `Credential NAME must be one of ${NAMES}`, { field: 'name' })
   return parsed.data
 }
 
@@ -24,13 +25,20 @@ export async function readSecretFromStdin(ctx: CliContext): Promise<string> {
   if (ctx.stdin.isTTY) ctx.stderr.write('Enter the secret and press Enter (input is read from stdin): ')
   const chunks: Buffer[] = []
   for await (const chunk of ctx.stdin) chunks.push(Buffer.from(chunk as Buffer))
-  const value = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
-  if (!value) throw new GeoFailure('validation', 'No secret on stdin; pipe it in, e.g. printf %s "$TOKEN" | geo-analyst secret set token')
+  const value = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
+  if (!value)
+    throw new GeoFailure(
+      'validation',
+      'No secret on stdin; pipe it in, e.g. printf %s "$TOKEN" | geo-analyst secret set token',
+    )
   return value
 }
 
 function warnIfSessionOnly(ctx: CliContext, status: SecretsStatus): void {
-  if (status.store === 'session-memory') ctx.warn(status.warning ?? 'no keychain; secrets last for this process only')
+  if (status.store === 'session-memory')
+    ctx.warn(status.warning ?? 'no keychain; secrets last for this process only')
 }
 
 export const secretCommands: CliCommand[] = [

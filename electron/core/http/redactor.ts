@@ -29,7 +29,10 @@ export class Redactor {
     }
     return out
       .replace(/(authorization\s*[:=]\s*"?)(bearer|basic)\s+[^\s"',;]+/gi, `$1$2 ${REDACTED}`)
-      .replace(/([?&](?:access_token|token|key|api_key|apikey|rest_key|licence_key|license_key)=)[^&#\s"']+/gi, `$1${REDACTED}`)
+      .replace(
+        /([?&](?:access_token|token|key|api_key|apikey|rest_key|licence_key|license_key)=)[^&#\s"']+/gi,
+        `$1${REDACTED}`,
+      )
   }
 
   /** Redact every string inside a JSON-like value. */

@@ -1,11 +1,7 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import {
-  CREDENTIAL_NAMES,
-  type CredentialName,
-  type SecretsStatus,
-} from '../../contract'
+import { CREDENTIAL_NAMES, type CredentialName, type SecretsStatus } from '../../contract'
 import { writeJsonAtomic } from '../fs/atomic-write'
 import type { SecretStore } from './secret-store'
 
@@ -24,6 +20,10 @@ export class Credentials {
   private readonly metaFile: string
   private lock: Promise<unknown> = Promise.resolve()
   private readonly listeners = new Set<SecretListener>()
+  /** Values the app itself provides for this session, such as the local service's credentials. */
+  private readonly provided = new Map<string, string>()
+  /** Set times of a session-only store stay in memory too: no file may outlive the secrets it describes. */
+  private memoryMeta: Record<string, Record<string, string>> = {}
 
   constructor(
     readonly store: SecretStore,
@@ -39,10 +39,17 @@ export class Credentials {
     return () => this.listeners.delete(listener)
   }
 
+  /** Hold a value the app provides (never persisted); it takes precedence over the store. */
+  provide(profile: string, name: CredentialName, value: string): void {
+    this.announce(value)
+    this.provided.set(key(profile, name), value)
+  }
+
   async status(profile: string): Promise<SecretsStatus> {
     const meta = await this.readMeta()
     const credentials = await Promise.all(
       CREDENTIAL_NAMES.map(async (name) => {
+        if (this.provided.has(key(profile, name))) return { name, set: true, managed: true }
         const set = (await this.store.get(key(profile, name))) !== null
         const updatedAt = set ? meta[profile]?.[name] : undefined
         return updatedAt ? { name, set, updatedAt } : { name, set }
@@ -79,7 +86,7 @@ export class Credentials {
 
   /** The value, for the core's own use when it calls the interface. Never sent to the renderer. */
   async reveal(profile: string, name: CredentialName): Promise<string | null> {
-    const value = await this.store.get(key(profile, name))
+    const value = this.provided.get(key(profile, name)) ?? (await this.store.get(key(profile, name)))
     if (value !== null) this.announce(value)
     return value
   }
@@ -89,6 +96,7 @@ export class Credentials {
   }
 
   private async readMeta(): Promise<Record<string, Record<string, string>>> {
+    if (this.store.kind === 'session-memory') return structuredClone(this.memoryMeta)
     try {
       const parsed = metaSchema.safeParse(JSON.parse(await fs.readFile(this.metaFile, 'utf8')))
       return parsed.success ? parsed.data : {}
@@ -102,7 +110,8 @@ export class Credentials {
     const run = this.lock.then(async () => {
       const meta = await this.readMeta()
       change(meta)
-      await writeJsonAtomic(this.metaFile, meta)
+      if (this.store.kind === 'session-memory') this.memoryMeta = meta
+      else await writeJsonAtomic(this.metaFile, meta)
     })
     this.lock = run.catch(() => undefined)
     return run

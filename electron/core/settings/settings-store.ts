@@ -65,7 +65,8 @@ export class SettingsStore {
   async activeProfile(): Promise<Profile> {
     const view = await this.view()
     const active = view.profiles.find((p) => p.name === view.activeProfile)
-    if (!active) throw new GeoFailure('local-configuration', `Active profile "${view.activeProfile}" does not exist`)
+    if (!active)
+      throw new GeoFailure('local-configuration', `Active profile "${view.activeProfile}" does not exist`)
     return active
   }
 
@@ -73,9 +74,13 @@ export class SettingsStore {
     const view = await this.view()
     const found = view.profiles.find((p) => p.name === name)
     if (!found) {
-      throw new GeoFailure('not-found', `No profile named "${name}"; known: ${view.profiles.map((p) => p.name).join(', ')}`, {
-        field: 'name',
-      })
+      throw new GeoFailure(
+        'not-found',
+        `No profile named "${name}"; known: ${view.profiles.map((p) => p.name).join(', ')}`,
+        {
+          field: 'name',
+        },
+      )
     }
     return found
   }
@@ -92,9 +97,13 @@ export class SettingsStore {
   saveProfile(name: string, urls: BaseUrls): Promise<SettingsView> {
     return this.mutate((file) => {
       if (name.toLowerCase() === LOCAL_PROFILE.toLowerCase()) {
-        throw new GeoFailure('validation', `"${LOCAL_PROFILE}" is the built-in profile of the local service and cannot be changed`, {
-          field: 'name',
-        })
+        throw new GeoFailure(
+          'validation',
+          `"${LOCAL_PROFILE}" is the built-in profile of the local service and cannot be changed`,
+          {
+            field: 'name',
+          },
+        )
       }
       const index = file.profiles.findIndex((p) => p.name === name)
       if (index >= 0) file.profiles[index] = { name, urls }
@@ -105,11 +114,14 @@ export class SettingsStore {
   deleteProfile(name: string): Promise<SettingsView> {
     return this.mutate((file) => {
       if (name === LOCAL_PROFILE) {
-        throw new GeoFailure('validation', `"${LOCAL_PROFILE}" is built in and cannot be deleted`, { field: 'name' })
+        throw new GeoFailure('validation', `"${LOCAL_PROFILE}" is built in and cannot be deleted`, {
+          field: 'name',
+        })
       }
       const before = file.profiles.length
       file.profiles = file.profiles.filter((p) => p.name !== name)
-      if (file.profiles.length === before) throw new GeoFailure('not-found', `No profile named "${name}"`, { field: 'name' })
+      if (file.profiles.length === before)
+        throw new GeoFailure('not-found', `No profile named "${name}"`, { field: 'name' })
       if (file.activeProfile === name) file.activeProfile = LOCAL_PROFILE
     })
   }

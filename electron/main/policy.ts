@@ -1,0 +1,111 @@
+/**
+ * Every security decision of the Electron shell as a pure function, so each is tested without Electron.
+ * This file must not import `electron`.
+ */
+
+/** The app's own page is served from this privileged custom scheme in production. */
+export const APP_SCHEME = 'app'
+export const APP_HOST = 'geo-analyst'
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`
+
+/** webPreferences every window gets; the window factory applies them and nothing may override them. */
+export function secureWebPreferences(preloadPath: string) {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+    safeDialogs: true,
+  } as const
+}
+
+/** The origins the app's own page may have: the custom scheme, plus the dev server while developing. */
+export function appOrigins(devServerUrl?: string): string[] {
+  const origins = [APP_ORIGIN]
+  if (devServerUrl) {
+    const origin = originOf(devServerUrl)
+    if (origin) origins.push(origin)
+  }
+  return origins
+}
+
+/**
+ * The origin of a URL by real parsing, or null. `app://geo-analyst/x` has the opaque origin "null" in
+ * WHATWG terms, so custom schemes are rebuilt from scheme and host.
+ */
+export function originOf(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return null
+  }
+  if (parsed.username || parsed.password) return null
+  if (parsed.protocol === `${APP_SCHEME}:`) return `${APP_SCHEME}://${parsed.host}`
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.origin
+  return null
+}
+
+export function isAppUrl(url: string, origins: readonly string[]): boolean {
+  const origin = originOf(url)
+  return origin !== null && origins.includes(origin)
+}
+
+/** `will-navigate` and `will-redirect`: only within the app's own origin. */
+export function allowNavigation(url: string, origins: readonly string[]): boolean {
+  return isAppUrl(url, origins)
+}
+
+/** `setWindowOpenHandler`: no new windows, ever. */
+export function windowOpenDecision(_url: string): { action: 'deny' } {
+  return { action: 'deny' }
+}
+
+/** Permissions the app's own page may use; everything else, and everything from elsewhere, is denied. */
+const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
+
+export function allowPermission(
+  permission: string,
+  requestingUrl: string,
+  origins: readonly string[],
+): boolean {
+  return ALLOWED_PERMISSIONS.has(permission) && isAppUrl(requestingUrl, origins)
+}
+
+/** An IPC sender is trusted only when it is the main frame of an app window showing the app's page. */
+export interface SenderFacts {
+  frameUrl: string | undefined
+  isMainFrame: boolean
+}
+
+export function isTrustedSender(sender: SenderFacts, origins: readonly string[]): boolean {
+  return sender.isMainFrame && sender.frameUrl !== undefined && isAppUrl(sender.frameUrl, origins)
+}
+
+/** Map an `app://geo-analyst/<path>` request to a file under the renderer folder, refusing traversal. */
+export function appFilePath(
+  url: string,
+  rendererDir: string,
+  join: (...p: string[]) => string,
+): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return null
+  }
+  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return null
+  const segments = decodeURIComponent(parsed.pathname)
+    .split('/')
+    .filter((s) => s.length > 0)
+  if (segments.some((s) => s === '..' || s === '.' || s.includes('\\') || s.includes('\0'))) return null
+  return join(rendererDir, ...(segments.length ? segments : ['index.html']))
+}

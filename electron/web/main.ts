@@ -1,0 +1,36 @@
+import path from 'node:path'
+import { parseArgs } from '../cli/args'
+import { createCore } from '../core/app-core'
+import { resolveConfigDir } from '../core/paths'
+import { startWebHost } from './server'
+import { version } from '../../package.json'
+
+/** `npm run web [-- --port N] [--config-dir DIR]`: the app in a browser, served on 127.0.0.1. */
+const args = parseArgs(process.argv.slice(2), {
+  port: 'string',
+  'config-dir': 'string',
+  'static-dir': 'string',
+})
+const port = typeof args.flags.port === 'string' ? Number(args.flags.port) : 0
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`geo-analyst web: --port must be an integer 0–65535, got ${String(args.flags.port)}`)
+  process.exit(2)
+}
+const staticDir =
+  typeof args.flags['static-dir'] === 'string'
+    ? path.resolve(args.flags['static-dir'])
+    : path.resolve(import.meta.dirname, '../renderer')
+const core = await createCore({
+  configDir: resolveConfigDir({
+    flag: typeof args.flags['config-dir'] === 'string' ? args.flags['config-dir'] : undefined,
+  }),
+  host: 'web',
+  version,
+})
+const host = await startWebHost({ call: core.call, events: core.events, staticDir, port })
+console.log(
+  `Geo Analyst is running. Open this URL in a browser (it carries this run's session secret):\n\n  ${host.openUrl}\n`,
+)
+const stop = () => void host.close().then(() => process.exit(0))
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto'
+import { createReadStream, promises as fs } from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { OPERATION_NAMES, fail, type OperationName, type Result } from '../contract'
+import type { EventBus } from '../core/events'
+import { buildCsp } from '../core/csp'
+import { SESSION_HEADER, guardRequest } from './guard'
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+}
+
+export interface WebHostOptions {
+  call: (name: unknown, payload: unknown) => Promise<Result<unknown>>
+  events: EventBus
+  /** The built renderer (out/renderer). */
+  staticDir: string
+  port?: number
+  /** Fixed only in tests; a fresh random secret per run otherwise. */
+  secret?: string
+}
+
+export interface WebHost {
+  readonly url: string
+  /** The URL to open: carries the secret in the fragment, which browsers never send to servers. */
+  readonly openUrl: string
+  readonly port: number
+  readonly secret: string
+  /** The operations this host serves: exactly the contract table. */
+  readonly operations: readonly OperationName[]
+  close(): Promise<void>
+}
+
+/** The browser host: the renderer and the same operations over HTTP, on 127.0.0.1 only. */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const secret = options.secret ?? randomBytes(24).toString('base64url')
+  const csp = buildCsp()
+  const streams = new Set<http.ServerResponse>()
+  let port = 0
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const api = url.pathname.startsWith('/api/')
+    const decision = guardRequest(
+      {
+        host: req.headers.host,
+        origin: header(req, 'origin'),
+        secFetchSite: header(req, 'sec-fetch-site'),
+        session: header(req, SESSION_HEADER),
+      },
+      port,
+      secret,
+      api,
+    )
+    if (!decision.allow)
+      return sendJson(
+        res,
+        decision.status,
+        fail('authentication', decision.reason, { status: decision.status }),
+      )
+    if (api) return void handleApi(req, res, url.pathname)
+    return void serveStatic(req, res, url.pathname)
+  })
+
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, pathname: string) {
+    if (pathname === '/api/events' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' })
+      res.write('\n')
+      streams.add(res)
+      req.on('close', () => streams.delete(res))
+      return
+    }
+    const match = /^\/api\/op\/([A-Za-z.]+)$/.exec(pathname)
+    if (!match || req.method !== 'POST')
+      return sendJson(res, 404, fail('not-found', `No API route ${req.method} ${pathname}`))
+    let payload: unknown
+    try {
+      payload = JSON.parse((await readBody(req)) || '{}')
+    } catch (error) {
+      return sendJson(
+        res,
+        400,
+        fail('validation', `Request body is not valid JSON: ${(error as Error).message}`),
+      )
+    }
+    sendJson(res, 200, await options.call(match[1], payload))
+  }
+
+  async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, pathname: string) {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendJson(res, 405, fail('validation', 'Method not allowed'))
+    const segments = decodeSafe(pathname)
+    if (!segments) return sendJson(res, 400, fail('validation', 'Bad path'))
+    let file = path.join(options.staticDir, ...segments)
+    const stat = await fs.stat(file).catch(() => null)
+    // Unknown paths without an extension are app routes: answer with the page.
+    if (!stat?.isFile()) {
+      if (path.extname(file)) return sendJson(res, 404, fail('not-found', `No file ${pathname}`))
+      file = path.join(options.staticDir, 'index.html')
+    }
+    const exists = await fs.stat(file).catch(() => null)
+    if (!exists) {
+      return sendJson(
+        res,
+        500,
+        fail('local-configuration', 'The renderer is not built; run `npm run build:renderer` first.'),
+      )
+    }
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cache-control': 'no-cache',
+    })
+    if (req.method === 'HEAD') return res.end()
+    createReadStream(file).pipe(res)
+  }
+
+  const unsubscribe = options.events.subscribe((name, payload) => {
+    const line = JSON.stringify({ name, payload }) + '\n'
+    for (const stream of streams) stream.write(line)
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+  const url = `http://127.0.0.1:${port}/`
+  return {
+    url,
+    openUrl: `${url}#session=${secret}`,
+    port,
+    secret,
+    operations: OPERATION_NAMES,
+    async close() {
+      unsubscribe()
+      for (const stream of streams) stream.end()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+function header(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+function decodeSafe(pathname: string): string[] | null {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(pathname)
+  } catch {
+    return null
+  }
+  const segments = decoded.split('/').filter((s) => s.length > 0)
+  if (segments.some((s) => s === '..' || s === '.' || s.includes('\\') || s.includes('\0'))) return null
+  return segments
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`))
+        req.destroy()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+  res.end(text)
+}

@@ -1,0 +1,131 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import { geo, geoEvents } from '../../bridge'
+import {
+  LOCAL_PROFILE,
+  type BaseUrls,
+  type CredentialName,
+  type GeoError,
+  type Preferences,
+  type Result,
+  type SecretsStatus,
+  type SettingsView,
+} from '@contract/index'
+import { useMapStore } from '../map/map-store'
+
+/**
+ * Profiles, the active profile, preferences and the credentials' status, as the host reports them.
+ * Credential values pass through `setSecret` to the bridge and are never kept here.
+ * Every action answers with the bridge's error (or null) so the screen can show it next to the control.
+ */
+export const useSettingsStore = defineStore('settings', () => {
+  const mapStore = useMapStore()
+  const view = ref<SettingsView | null>(null)
+  const secrets = ref<SecretsStatus | null>(null)
+  const loadError = ref<GeoError | null>(null)
+
+  const profiles = computed(() => view.value?.profiles ?? [])
+  const activeProfile = computed(() => view.value?.activeProfile ?? LOCAL_PROFILE)
+  const preferences = computed(() => view.value?.preferences ?? null)
+  const sessionOnlySecrets = computed(() => secrets.value?.store === 'session-memory')
+  /** Things the user must know about, shown in the app's banner. */
+  const notices = computed(() => {
+    const list: string[] = []
+    if (view.value?.notice) list.push(view.value.notice)
+    if (sessionOnlySecrets.value) list.push(sessionMemoryText(secrets.value?.warning))
+    return list
+  })
+
+  function applyView(next: SettingsView): void {
+    const profileChanged = view.value !== null && view.value.activeProfile !== next.activeProfile
+    view.value = next
+    mapStore.setBasemap(next.preferences.basemap)
+    if (profileChanged) void refreshSecrets()
+  }
+
+  function applySecrets(next: SecretsStatus): void {
+    // Events may report another profile's credentials; show only the active profile's.
+    if (next.profile === activeProfile.value) secrets.value = next
+  }
+
+  async function settle<T>(call: Promise<Result<T>>, apply: (value: T) => void): Promise<GeoError | null> {
+    const result = await call
+    if (!result.ok) return result.error
+    apply(result.value)
+    return null
+  }
+
+  async function load(): Promise<GeoError | null> {
+    loadError.value = await settle(geo['settings.get']({}), applyView)
+    if (loadError.value) return loadError.value
+    loadError.value = await refreshSecrets()
+    return loadError.value
+  }
+
+  function refreshSecrets(): Promise<GeoError | null> {
+    return settle(geo['secrets.status']({ profile: activeProfile.value }), (value) => (secrets.value = value))
+  }
+
+  function chooseProfile(name: string): Promise<GeoError | null> {
+    return settle(geo['settings.chooseProfile']({ name }), applyView)
+  }
+
+  function saveProfile(name: string, urls: BaseUrls): Promise<GeoError | null> {
+    return settle(geo['settings.saveProfile']({ name, urls }), applyView)
+  }
+
+  function deleteProfile(name: string): Promise<GeoError | null> {
+    return settle(geo['settings.deleteProfile']({ name }), applyView)
+  }
+
+  function savePreferences(next: Preferences): Promise<GeoError | null> {
+    return settle(geo['settings.savePreferences'](next), applyView)
+  }
+
+  /** Sends the value to the host's secret store; only the returned status is kept. */
+  function setSecret(name: CredentialName, value: string): Promise<GeoError | null> {
+    return settle(geo['secrets.set']({ profile: activeProfile.value, name, value }), applySecrets)
+  }
+
+  function clearSecret(name: CredentialName): Promise<GeoError | null> {
+    return settle(geo['secrets.clear']({ profile: activeProfile.value, name }), applySecrets)
+  }
+
+  /** Follow changes made elsewhere (the CLI, another window); returns the unsubscribe function. */
+  function listen(): () => void {
+    const offSettings = geoEvents.on('settings.changed', applyView)
+    const offSecrets = geoEvents.on('secrets.changed', applySecrets)
+    return () => {
+      offSettings()
+      offSecrets()
+    }
+  }
+
+  return {
+    view,
+    secrets,
+    loadError,
+    profiles,
+    activeProfile,
+    preferences,
+    sessionOnlySecrets,
+    notices,
+    load,
+    refreshSecrets,
+    chooseProfile,
+    saveProfile,
+    deleteProfile,
+    savePreferences,
+    setSecret,
+    clearSecret,
+    listen,
+  }
+})
+
+export const SESSION_MEMORY_WARNING =
+  'No keychain answered: credentials are kept in memory for this session only and are forgotten when the app closes.'
+
+/** The host's session-memory warning (it says why), or a generic one when it gave none. */
+export function sessionMemoryText(hostWarning: string | undefined): string {
+  return hostWarning?.trim() ? hostWarning : SESSION_MEMORY_WARNING
+}

@@ -1,0 +1,13 @@
+import { bbox } from '@turf/turf'
+import type { FeatureCollection } from 'geojson'
+
+/** [minLon, minLat, maxLon, maxLat] in WGS84. */
+export type LonLatBox = [number, number, number, number]
+
+/** The bounding box of the features whose `kind` property matches, e.g. India's states in the basemap. */
+export function boxOfKind(collection: FeatureCollection, kind: string): LonLatBox {
+  const features = collection.features.filter((f) => f.properties?.['kind'] === kind)
+  if (features.length === 0) throw new Error(`no features of kind "${kind}" in the collection`)
+  const [minLon, minLat, maxLon, maxLat] = bbox({ type: 'FeatureCollection', features })
+  return [minLon, minLat, maxLon, maxLat]
+}

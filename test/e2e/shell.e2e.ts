@@ -1,0 +1,103 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { countOccurrences, readTree } from '../support/files'
+import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
+import { keychainAvailability } from '../support/keychain'
+import { saveScreenshot } from '../support/screenshots'
+
+const keychain = await keychainAvailability()
+let browser: Browser
+let host: RunningHost
+
+beforeAll(async () => {
+  ;[browser, host] = await Promise.all([launchBrowser(), startHost()])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+})
+
+/** Share of sampled map pixels that are neither blank nor one flat colour: the basemap is drawn. */
+async function basemapCoverage(page: Page): Promise<{ colours: number; painted: number }> {
+  return page.evaluate(() => {
+    const canvases = [...document.querySelectorAll<HTMLCanvasElement>('[aria-label="Map"] canvas')]
+    const colours = new Set<string>()
+    let painted = 0
+    let total = 0
+    for (const canvas of canvases) {
+      const ctx = canvas.getContext('2d', { willReadFrequently: true })
+      if (!ctx || canvas.width === 0) continue
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data
+      for (let i = 0; i < data.length; i += 4 * 97) {
+        total++
+        if ((data[i + 3] ?? 0) > 0) {
+          painted++
+          colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`)
+        }
+      }
+    }
+    return { colours: colours.size, painted: total ? painted / total : 0 }
+  })
+}
+
+describe('the app shell in the browser host', () => {
+  it('opens with the map of India drawn from the offline basemap', async () => {
+    const page = await openApp(browser, host)
+    await expect.poll(() => page.title()).toMatch(/Geo Analyst/)
+    const map = page.getByRole('region', { name: 'Map' })
+    await map.waitFor()
+    await expect
+      .poll(async () => (await basemapCoverage(page)).painted, { timeout: 20_000 })
+      .toBeGreaterThan(0.5)
+    // States drawn in their own colours over the sea: several distinct colours, not a blank canvas.
+    expect((await basemapCoverage(page)).colours).toBeGreaterThan(3)
+    // Cursor coordinates follow the mouse over the map, in India's range of longitudes.
+    const box = (await map.boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await expect
+      .poll(
+        async () =>
+          (await page
+            .getByText(/\d+\.\d{5}/)
+            .first()
+            .textContent()) ?? '',
+      )
+      .toMatch(/(6[89]|[78]\d|9[0-7])\.\d{5}/)
+    expect(pageProblems(page)).toEqual([])
+    await page.getByText(/web host/).waitFor()
+    await saveScreenshot(page, 'app.png')
+    await page.context().close()
+  })
+
+  it.skipIf(!keychain.available)(
+    'saves a credential from the Settings screen as set, never showing its value',
+    async () => {
+      const page = await openApp(browser, host)
+      const canary = `canary-${randomBytes(10).toString('hex')}`
+      await page.getByRole('button', { name: 'Settings' }).click()
+      await page.getByRole('heading', { name: 'Settings' }).waitFor()
+      const field = page.getByLabel('Bearer token (all groups)', { exact: true })
+      await field.fill(canary)
+      await page.getByRole('button', { name: 'Save Bearer token (all groups)' }).click()
+      await expect.poll(async () => field.inputValue()).toBe('')
+      await expect.poll(async () => page.getByText(/^Set\b/).count()).toBeGreaterThan(0)
+      expect(await page.content()).not.toContain(canary)
+      // The value reached the Secret Service and nothing else: no config file and no host log holds it.
+      const stored = execFileSync(
+        'secret-tool',
+        ['lookup', 'service', 'geo-analyst', 'username', 'Local:token'],
+        { encoding: 'utf8' },
+      )
+      expect(stored).toBe(canary)
+      for (const { file, text } of readTree(host.configDir))
+        expect(countOccurrences(text, canary), file).toBe(0)
+      expect(host.output()).not.toContain(canary)
+      await page.context().close()
+    },
+  )
+})

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { EVENT_NAMES, INVOKE_CHANNEL, OPERATION_NAMES } from '../../../electron/contract'
+import { createCore } from '../../../electron/core/app-core'
+import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
+import { registerOperations, type IpcMainLike } from '../../../electron/main/ipc'
+import { buildGeoApi, buildGeoEvents } from '../../../electron/preload/api'
+import { startWebHost } from '../../../electron/web/server'
+import { COMMANDS } from '../../../electron/cli/commands'
+import { useTempDirs } from '../../support/temp-dir'
+
+const tempDir = useTempDirs()
+const sorted = (names: Iterable<string>) => [...names].sort()
+
+describe('the one contract table', () => {
+  it('is the set of preload methods, core handlers and browser-host operations', async () => {
+    const core = await createCore({
+      configDir: tempDir(),
+      host: 'web',
+      version: '0.0.0',
+      secretStore: new MemorySecretStore(),
+    })
+    const preload = buildGeoApi(async () => undefined)
+    const host = await startWebHost({ call: core.call, events: core.events, staticDir: tempDir() })
+    try {
+      expect(sorted(Object.keys(preload))).toEqual(sorted(OPERATION_NAMES))
+      expect(sorted(Object.keys(core.handlers))).toEqual(sorted(OPERATION_NAMES))
+      expect(sorted(host.operations)).toEqual(sorted(OPERATION_NAMES))
+    } finally {
+      await host.close()
+    }
+  })
+
+  it('reaches the Electron host through one IPC channel that serves every operation', async () => {
+    const channels: string[] = []
+    let listener: Parameters<IpcMainLike['handle']>[1] | undefined
+    registerOperations(
+      { handle: (channel, l) => (channels.push(channel), (listener = l)) },
+      async (name) => ({ ok: true, value: name }),
+      ['app://geo-analyst'],
+    )
+    expect(channels).toEqual([INVOKE_CHANNEL])
+    const mainFrame = { url: 'app://geo-analyst/index.html' }
+    for (const name of OPERATION_NAMES) {
+      await expect(listener?.({ senderFrame: mainFrame, sender: { mainFrame } }, name, {})).resolves.toEqual({
+        ok: true,
+        value: name,
+      })
+    }
+  })
+
+  it('exposes exactly the preload methods, frozen, and events only from the event table', () => {
+    const api = buildGeoApi(async () => undefined)
+    expect(Object.isFrozen(api)).toBe(true)
+    const events = buildGeoEvents(() => () => undefined)
+    expect(() => events.on('no.such.event' as never, () => undefined)).toThrow(/Unknown event/)
+    expect(EVENT_NAMES.length).toBeGreaterThan(0)
+  })
+
+  it('has a CLI command for every operation that changes settings or secrets', () => {
+    // The CLI drives the core through the same table; these are the commands that cover it.
+    const names = COMMANDS.map((c) => c.name)
+    for (const command of [
+      'profile list',
+      'profile show',
+      'profile use',
+      'profile set',
+      'secret set',
+      'secret status',
+      'secret clear',
+    ]) {
+      expect(names).toContain(command)
+    }
+  })
+})

@@ -1,0 +1,81 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { SettingsStore } from '../../../../electron/core/settings/settings-store'
+import { useTempDirs } from '../../../support/temp-dir'
+
+const tempDir = useTempDirs()
+const urls = {
+  atlas_url: 'https://atlas.example.com',
+  advancedmaps_url: 'https://apis.example.com/advancedmaps/v1',
+  mgis_url: 'https://mgis.example.com/api',
+  mgis_v2_url: 'https://mgis.example.com/api/v2',
+  telematics_url: 'https://intouch.example.com/iot/api',
+  aiml_url: 'https://aiml.example.com',
+}
+
+describe('settings store', () => {
+  it('starts on the built-in Local profile with the local service URLs when it runs', async () => {
+    const local = { ...urls, atlas_url: 'http://127.0.0.1:4000/atlas' }
+    const store = new SettingsStore({ configDir: tempDir(), localUrls: () => local })
+    const view = await store.view()
+    expect(view.activeProfile).toBe('Local')
+    expect(view.profiles).toEqual([{ name: 'Local', builtIn: true, urls: local }])
+  })
+
+  it('saves, chooses and deletes remote profiles, persisted across instances', async () => {
+    const dir = tempDir()
+    const store = new SettingsStore({ configDir: dir })
+    await store.saveProfile('Cloud', urls)
+    await store.chooseProfile('Cloud')
+    const again = await new SettingsStore({ configDir: dir }).view()
+    expect(again.activeProfile).toBe('Cloud')
+    expect(again.profiles.map((p) => p.name)).toEqual(['Local', 'Cloud'])
+    const afterDelete = await store.deleteProfile('Cloud')
+    expect(afterDelete.activeProfile).toBe('Local')
+  })
+
+  it('refuses to change or delete the built-in profile', async () => {
+    const store = new SettingsStore({ configDir: tempDir() })
+    await expect(store.saveProfile('local', urls)).rejects.toThrow(/built-in/)
+    await expect(store.deleteProfile('Local')).rejects.toThrow(/built in/)
+  })
+
+  it('writes atomically: no temporary files remain and the file is always whole JSON', async () => {
+    const dir = tempDir()
+    const store = new SettingsStore({ configDir: dir })
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.saveProfile(`P${i}`, urls)))
+    expect(readdirSync(dir).sort()).toEqual(['settings.json'])
+    const saved = JSON.parse(readFileSync(path.join(dir, 'settings.json'), 'utf8')) as { profiles: unknown[] }
+    expect(saved.profiles).toHaveLength(20)
+  })
+
+  it('moves a corrupt file aside, reports it and keeps its bytes', async () => {
+    const dir = tempDir()
+    writeFileSync(path.join(dir, 'settings.json'), '{"version": 1, "activeProfile": ')
+    const store = new SettingsStore({ configDir: dir, now: () => new Date('2026-01-02T03:04:05Z') })
+    const view = await store.view()
+    expect(view.notice).toMatch(
+      /unreadable \(not valid JSON.*moved to .*settings\.json\.corrupt-2026-01-02T03-04-05-000Z/,
+    )
+    const aside = path.join(dir, 'settings.json.corrupt-2026-01-02T03-04-05-000Z')
+    expect(readFileSync(aside, 'utf8')).toBe('{"version": 1, "activeProfile": ')
+    expect(existsSync(path.join(dir, 'settings.json'))).toBe(false)
+    expect(view.activeProfile).toBe('Local')
+  })
+
+  it('treats a well-formed file with invalid content as corrupt too, naming the field', async () => {
+    const dir = tempDir()
+    writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({
+        version: 1,
+        activeProfile: 'Local',
+        profiles: [{ name: 'X', urls: { atlas_url: 'nope' } }],
+        preferences: {},
+      }),
+    )
+    const view = await new SettingsStore({ configDir: dir }).view()
+    expect(view.notice).toMatch(/profiles\.0\.urls/)
+  })
+})

@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCore } from '../../../electron/core/app-core'
+import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
+import { startWebHost, type WebHost } from '../../../electron/web/server'
+import { useTempDirs } from '../../support/temp-dir'
+
+const tempDir = useTempDirs()
+const hosts: WebHost[] = []
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.close()
+})
+
+async function start() {
+  const staticDir = tempDir()
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Geo Analyst</title>')
+  mkdirSync(path.join(staticDir, 'assets'))
+  writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)')
+  const core = await createCore({
+    configDir: tempDir(),
+    host: 'web',
+    version: '0',
+    secretStore: new MemorySecretStore(),
+  })
+  const host = await startWebHost({ call: core.call, events: core.events, staticDir })
+  hosts.push(host)
+  return { host, core }
+}
+
+const call = (host: WebHost, name: string, init: RequestInit = {}) =>
+  fetch(`${host.url}api/op/${name}`, {
+    method: 'POST',
+    body: '{}',
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  })
+
+describe('browser host', () => {
+  it('listens on 127.0.0.1 only and prints a URL that carries the session in the fragment', async () => {
+    const { host } = await start()
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+    expect(host.openUrl).toBe(`${host.url}#session=${host.secret}`)
+    expect(host.secret.length).toBeGreaterThanOrEqual(32)
+  })
+
+  it('answers operations for a caller with the per-run secret', async () => {
+    const { host } = await start()
+    const response = await call(host, 'settings.get', {
+      headers: { 'x-geo-session': host.secret, origin: host.url.slice(0, -1) },
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ ok: true, value: { activeProfile: 'Local' } })
+  })
+
+  it('refuses calls without the secret or with a wrong one', async () => {
+    const { host } = await start()
+    expect((await call(host, 'settings.get')).status).toBe(401)
+    const wrong = await call(host, 'settings.get', {
+      headers: { 'x-geo-session': host.secret.slice(0, -1) + 'x' },
+    })
+    expect(wrong.status).toBe(401)
+    expect(await wrong.json()).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/session secret/) },
+    })
+  })
+
+  it('refuses calls from a foreign origin even with the secret', async () => {
+    const { host } = await start()
+    const foreign = await call(host, 'secrets.set', {
+      headers: { 'x-geo-session': host.secret, origin: 'http://evil.test' },
+      body: JSON.stringify({ name: 'token', value: 'stolen' }),
+    })
+    expect(foreign.status).toBe(403)
+    const lookalike = await call(host, 'settings.get', {
+      headers: { 'x-geo-session': host.secret, origin: `http://127.0.0.1:${host.port}.evil.test` },
+    })
+    expect(lookalike.status).toBe(403)
+    const crossSite = await call(host, 'settings.get', {
+      headers: { 'x-geo-session': host.secret, 'sec-fetch-site': 'cross-site' },
+    })
+    expect(crossSite.status).toBe(403)
+  })
+
+  it('refuses requests that name another host (DNS rebinding)', async () => {
+    const { host } = await start()
+    const { request } = await import('node:http')
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: host.port, path: '/', headers: { host: 'evil.test' } },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode)
+        },
+      )
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status).toBe(421)
+  })
+
+  it('serves the renderer with the CSP and never files outside it', async () => {
+    const { host } = await start()
+    const page = await fetch(host.url)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(await page.text()).toContain('Geo Analyst')
+    expect((await fetch(`${host.url}assets/app.js`)).headers.get('content-type')).toMatch(/javascript/)
+    expect((await fetch(`${host.url}assets%2f..%2f..%2f..%2fetc%2fpasswd`)).status).toBe(400)
+    expect(await (await fetch(`${host.url}%2e%2e/%2e%2e/etc/passwd`)).text()).not.toMatch(/root:/)
+    expect((await fetch(`${host.url}missing.js`)).status).toBe(404)
+  })
+
+  it('pushes core events to subscribed pages', async () => {
+    const { host } = await start()
+    const response = await fetch(`${host.url}api/events`, { headers: { 'x-geo-session': host.secret } })
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    await call(host, 'settings.savePreferences', {
+      headers: { 'x-geo-session': host.secret },
+      body: JSON.stringify({ basemap: { kind: 'xyz', xyzUrl: 'https://tiles.example.com/{z}/{x}/{y}.png' } }),
+    })
+    let text = ''
+    while (!text.includes('settings.changed')) text += (await reader.read()).value ?? ''
+    expect(JSON.parse(text.trim().split('\n').pop()!)).toMatchObject({
+      name: 'settings.changed',
+      payload: { preferences: { basemap: { kind: 'xyz' } } },
+    })
+    await reader.cancel()
+  })
+})

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+/** Debian's Chromium, never a test tool's own browser download. */
+export const CHROMIUM_PATH = process.env.GEO_ANALYST_CHROMIUM ?? '/usr/bin/chromium'
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+]
+
+export interface RunningHost {
+  url: string
+  openUrl: string
+  configDir: string
+  dataDir: string
+  output: () => string
+  stop(): Promise<void>
+}
+
+/** Start the built browser host (`out/web/main.mjs`) as its own process, on a free loopback port. */
+export async function startHost(
+  options: { configDir?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningHost> {
+  const configDir = options.configDir ?? mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-config-'))
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-data-'))
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, 'out/web/main.mjs'), '--port', '0', '--config-dir', configDir],
+    {
+      cwd: ROOT,
+      env: { ...process.env, GEO_ANALYST_DATA_DIR: dataDir, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
+  const openUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`browser host did not start in 60 s:\n${output}`)),
+      60_000,
+    )
+    const check = () => {
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/#session=[\w-]+)/.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    }
+    child.stdout?.on('data', check)
+    child.on('exit', (code) => reject(new Error(`browser host exited with ${code}:\n${output}`)))
+  })
+  return {
+    url: openUrl.split('#')[0] as string,
+    openUrl,
+    configDir,
+    dataDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGTERM')
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))])
+        if (child.exitCode === null) child.kill('SIGKILL')
+      }
+      if (!options.configDir) rmSync(configDir, { recursive: true, force: true })
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+}
+
+/** Open the app as a person would: the URL the host printed, in a fresh browser context. */
+export async function openApp(
+  browser: Browser,
+  host: RunningHost,
+  viewport = { width: 1400, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  ;(page as Page & { problems?: string[] }).problems = problems
+  await page.goto(host.openUrl)
+  return page
+}
+
+export function pageProblems(page: Page): string[] {
+  return (page as Page & { problems?: string[] }).problems ?? []
+}
