@@ -1,0 +1,47 @@
+import { issue, type Checked } from '../common/issues'
+
+/** §4.10 POST {aiml_url}/license_plate_blur_pano: multipart field `file`, a .jpg, .jpeg or .png image. */
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png'] as const
+export type ImageType = 'image/jpeg' | 'image/png'
+
+export interface BlurPlatesInput {
+  fileName: string
+  bytes: Uint8Array
+}
+
+export interface BlurPlatesRequest extends BlurPlatesInput {
+  contentType: ImageType
+}
+
+/** What the bytes are, by their signature: JPEG FF D8 FF, PNG 89 50 4E 47 0D 0A 1A 0A. */
+export function sniffImage(bytes: Uint8Array): ImageType | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'image/png'
+  return undefined
+}
+
+/** The file must be named .jpg/.jpeg/.png and its bytes must be that kind of image. */
+export function validateBlurPlates(input: {
+  fileName?: string
+  bytes?: Uint8Array
+}): Checked<BlurPlatesRequest> {
+  if (!input.fileName || !input.bytes)
+    return { ok: false, issues: [issue('file', 'missing', 'is required: a .jpg, .jpeg or .png image')] }
+  const ext = /\.([A-Za-z]+)$/.exec(input.fileName)?.[1]?.toLowerCase()
+  if (!ext || !(IMAGE_EXTENSIONS as readonly string[]).includes(ext)) {
+    return { ok: false, issues: [issue('file', 'invalid', 'must be a .jpg, .jpeg or .png image')] }
+  }
+  const kind = sniffImage(input.bytes)
+  const expected: ImageType = ext === 'png' ? 'image/png' : 'image/jpeg'
+  if (kind !== expected) {
+    return {
+      ok: false,
+      issues: [
+        issue('file', 'invalid', `is named .${ext} but its content is ${kind ?? 'not a JPEG or PNG image'}`),
+      ],
+    }
+  }
+  const fileName = input.fileName.split(/[\\/]/).pop() as string
+  return { ok: true, value: { fileName, bytes: input.bytes, contentType: kind } }
+}
