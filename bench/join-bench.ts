@@ -1,0 +1,323 @@
+/**
+ * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`.
+ *
+ * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
+ * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
+ * covering about 5 % of it. Times each query engine-only (in this thread) and end to end over HTTP (local
+ * service on 127.0.0.1), prints medians, features per second and peak memory; with --postgis it loads the
+ * same data into a throw-away PostgreSQL/PostGIS cluster with GiST indexes, runs the same queries, prints the
+ * ratios side by side and checks that the results are identical.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import type { Polygon } from 'geojson'
+import type { JoinParams } from '../electron/contract/gis/join-params'
+import { loadGeos } from '../electron/local-service/engine/geos'
+import { runJoin, tableFromFeatures, type FeatureTable } from '../electron/local-service/engine/join'
+import { startLocalService } from '../electron/local-service/index'
+import type { DatasetFeature } from '../electron/local-service/workspace/features'
+import { Workspace } from '../electron/local-service/workspace/workspace'
+import { districts, drawnStar, mulberry32, points, smallPolygons, toWkt, wholeBox } from './join-data'
+import { loadTable, postgisAvailable, startCluster, type Cluster } from './postgis'
+
+const argv = process.argv.slice(2)
+const flag = (name: string) => argv.includes(`--${name}`)
+const option = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`)
+  return i >= 0 ? Number(argv[i + 1]) : fallback
+}
+const RUNS = option('runs', 5)
+const SCALE = option('scale', 1)
+const TOKEN = 'bench-token'
+
+interface Query {
+  name: string
+  params: JoinParams
+  /** The user geometry, when the query uses one. */
+  user?: Polygon
+  /** Same query in SQL; returns rows (sid[, rid]) sorted. */
+  sql: string
+  /** Features the query reads (for features per second). */
+  reads: number
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)]!
+}
+
+function pairKey(rows: Array<[number, number]>): string[] {
+  return rows.map(([s, r]) => (r < 0 ? String(s) : `${s}:${r}`)).sort()
+}
+
+async function main() {
+  const random = mulberry32(20260101)
+  const t0 = performance.now()
+  const data = {
+    points: points(Math.round(200_000 * SCALE), random),
+    polys: smallPolygons(Math.round(20_000 * SCALE), random),
+    districts: districts(),
+  }
+  const star = drawnStar()
+  const box = wholeBox()
+  console.log(
+    `data: ${data.points.length} points, ${data.polys.length} small polygons, ${data.districts.length} districts, star of ${star.coordinates[0]!.length - 1} vertices (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  )
+  const starSql = `ST_GeomFromText('${toWkt(star)}', 4326)`
+  const boxSql = `ST_GeomFromText('${toWkt(box)}', 4326)`
+  const base = { sourceProperty: 'geom', selectionParamSource: 'id' }
+  const queries: Query[] = [
+    {
+      name: 'points Within star',
+      params: {
+        ...base,
+        queryType: 'spatialOperation',
+        datasetSource: 'points',
+        operator: 'Within',
+        userGeom: true,
+      },
+      user: star,
+      sql: `SELECT id FROM points WHERE ST_Within(geom, ${starSql}) ORDER BY id`,
+      reads: data.points.length,
+    },
+    {
+      name: 'polygons Intersects star',
+      params: {
+        ...base,
+        queryType: 'spatialOperation',
+        datasetSource: 'polys',
+        operator: 'Intersects',
+        userGeom: true,
+      },
+      user: star,
+      sql: `SELECT id FROM polys WHERE ST_Intersects(geom, ${starSql}) ORDER BY id`,
+      reads: data.polys.length,
+    },
+    {
+      name: 'polygons Overlaps star',
+      params: {
+        ...base,
+        queryType: 'spatialOperation',
+        datasetSource: 'polys',
+        operator: 'Overlaps',
+        userGeom: true,
+      },
+      user: star,
+      sql: `SELECT id FROM polys WHERE ST_Overlaps(geom, ${starSql}) ORDER BY id`,
+      reads: data.polys.length,
+    },
+    {
+      name: 'points DWithin 5 km of star',
+      params: {
+        ...base,
+        queryType: 'spatialOperation',
+        datasetSource: 'points',
+        operator: 'DWithin',
+        distance: 5000,
+        userGeom: true,
+      },
+      user: star,
+      sql: `SELECT id FROM points WHERE ST_DWithin(geom::geography, ${starSql}::geography, 5000) ORDER BY id`,
+      reads: data.points.length,
+    },
+    {
+      name: 'districts x points Intersects',
+      params: {
+        ...base,
+        queryType: 'spatialOperation',
+        datasetSource: 'points',
+        datasetRef: 'districts',
+        operator: 'Intersects',
+        selectionParamRef: 'id',
+      },
+      sql: 'SELECT p.id, d.id FROM points p JOIN districts d ON ST_Intersects(p.geom, d.geom) ORDER BY 1, 2',
+      reads: data.points.length + data.districts.length,
+    },
+    {
+      name: 'polygons Area > 5e7 m2',
+      params: {
+        ...base,
+        queryType: 'functionBased',
+        datasetSource: 'polys',
+        operator: 'Intersects',
+        userGeom: true,
+        comparisonFunction: 'Area',
+        comparisonOperator: '>',
+        comparisonValue: 5e7,
+      },
+      user: box,
+      sql: `SELECT id FROM polys WHERE ST_Intersects(geom, ${boxSql}) AND ST_Area(geom::geography) > 5e7 ORDER BY id`,
+      reads: data.polys.length,
+    },
+  ]
+
+  // Workspace with the three datasets, as the service stores them.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-'))
+  const workspace = new Workspace(dir)
+  for (const [name, features] of Object.entries(data))
+    await workspace.create(name, features, { source: 'bench' })
+  const tables: Record<string, FeatureTable> = {}
+  for (const name of Object.keys(data)) {
+    const { manifest, features, index } = await workspace.read(name)
+    tables[name] = { name, features, index, fields: manifest.fields.map((f) => f.name) }
+  }
+  const geos = await loadGeos()
+  const idOf = (t: FeatureTable, i: number) => t.features[i]!.properties.id as number
+
+  // Engine only.
+  const engine: Record<string, { ms: number; rows: string[] }> = {}
+  for (const q of queries) {
+    const source = tables[q.params.datasetSource]!
+    const times: number[] = []
+    let pairs: Array<[number, number]> = []
+    for (let run = 0; run <= RUNS; run++) {
+      const start = performance.now()
+      const ref = q.user
+        ? tableFromFeatures('user geometry', [{ geometry: q.user, properties: {} } as DatasetFeature])
+        : tables[q.params.datasetRef!]!
+      pairs = runJoin(geos, {
+        params: q.params,
+        source,
+        ref,
+        refIsUserGeometry: !!q.user,
+        rowCap: 10_000_000,
+      }).pairs
+      if (run > 0) times.push(performance.now() - start)
+    }
+    const ref = q.user ? undefined : tables[q.params.datasetRef!]
+    engine[q.name] = {
+      ms: median(times),
+      rows: pairKey(pairs.map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
+    }
+  }
+
+  // End to end over HTTP.
+  const service = await startLocalService({
+    workspaceDir: dir,
+    token: TOKEN,
+    sampleData: false,
+    rowCap: 10_000_000,
+  })
+  const http: Record<string, { ms: number; rows: number }> = {}
+  for (const q of queries) {
+    const query = new URLSearchParams(Object.entries(q.params).map(([k, v]) => [k, String(v)]))
+    const body = q.user
+      ? JSON.stringify({
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', properties: {}, geometry: q.user }],
+        })
+      : undefined
+    const times: number[] = []
+    let rows = 0
+    for (let run = 0; run <= RUNS; run++) {
+      const start = performance.now()
+      const response = await fetch(`${service.urls.mgis_url}/query_apply/join?${query}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body,
+      })
+      const json = (await response.json()) as { result?: unknown[]; message?: string }
+      if (response.status !== 200) throw new Error(`${q.name}: HTTP ${response.status} ${json.message}`)
+      rows = json.result?.length ?? 0
+      if (run > 0) times.push(performance.now() - start)
+    }
+    http[q.name] = { ms: median(times), rows }
+  }
+  await service.close()
+
+  // PostGIS, same data, same queries.
+  const postgis: Record<string, { ms: number; rows: string[] }> = {}
+  let cluster: Cluster | undefined
+  if (flag('postgis')) {
+    const missing = postgisAvailable()
+    if (missing) console.log(`--postgis: skipped, ${missing}`)
+    else {
+      cluster = await startCluster()
+      try {
+        const client = cluster.client
+        const v = await client.query('SELECT postgis_full_version() AS v')
+        console.log(`PostGIS: ${(v.rows[0].v as string).split(' ').slice(0, 4).join(' ')}`)
+        await loadTable(client, 'points', data.points, { geographyIndex: true })
+        await loadTable(client, 'polys', data.polys)
+        await loadTable(client, 'districts', data.districts)
+        for (const q of queries) {
+          const times: number[] = []
+          let rows: string[] = []
+          for (let run = 0; run <= RUNS; run++) {
+            const start = performance.now()
+            const result = await client.query({ text: q.sql, rowMode: 'array' })
+            if (run > 0) times.push(performance.now() - start)
+            rows = pairKey((result.rows as number[][]).map((r) => [r[0]!, r.length > 1 ? r[1]! : -1]))
+          }
+          postgis[q.name] = { ms: median(times), rows }
+        }
+      } finally {
+        await cluster.stop()
+      }
+    }
+  }
+  rmSync(dir, { recursive: true, force: true })
+
+  // Report.
+  const pad = (s: string, n: number) => s.padEnd(n)
+  const num = (n: number, d = 1) => n.toFixed(d).padStart(9)
+  const withPg = Object.keys(postgis).length > 0
+  console.log(
+    `\n${pad('query', 32)}${'rows'.padStart(9)}${'engine ms'.padStart(11)}${'feat/s'.padStart(12)}${'http ms'.padStart(10)}` +
+      (withPg
+        ? `${'postgis ms'.padStart(12)}${'eng/pg'.padStart(8)}${'http/pg'.padStart(9)}  identical`
+        : ''),
+  )
+  let sumEngine = 0
+  let sumHttp = 0
+  let sumPg = 0
+  let allSame = true
+  for (const q of queries) {
+    const e = engine[q.name]!
+    const h = http[q.name]!
+    const p = postgis[q.name]
+    sumEngine += e.ms
+    sumHttp += h.ms
+    let line = `${pad(q.name, 32)}${String(e.rows.length).padStart(9)}${num(e.ms, 1).padStart(11)}${String(Math.round(q.reads / (e.ms / 1000))).padStart(12)}${num(h.ms, 1).padStart(10)}`
+    if (p) {
+      sumPg += p.ms
+      const same =
+        p.rows.length === e.rows.length && p.rows.every((r, i) => r === e.rows[i]) && h.rows === e.rows.length
+      allSame &&= same
+      let diff = ''
+      if (!same) {
+        const pe = new Set(e.rows)
+        const pp = new Set(p.rows)
+        diff = ` (engine only: ${e.rows
+          .filter((r) => !pp.has(r))
+          .slice(0, 5)
+          .join(' ')}; postgis only: ${p.rows
+          .filter((r) => !pe.has(r))
+          .slice(0, 5)
+          .join(' ')})`
+      }
+      line += `${num(p.ms, 1).padStart(12)}${(e.ms / p.ms).toFixed(2).padStart(8)}${(h.ms / p.ms).toFixed(2).padStart(9)}  ${same ? 'yes' : 'NO' + diff}`
+    }
+    console.log(line)
+  }
+  console.log(
+    `${pad('suite', 32)}${''.padStart(9)}${num(sumEngine, 1).padStart(11)}${''.padStart(12)}${num(sumHttp, 1).padStart(10)}` +
+      (withPg
+        ? `${num(sumPg, 1).padStart(12)}${(sumEngine / sumPg).toFixed(2).padStart(8)}${(sumHttp / sumPg).toFixed(2).padStart(9)}  ${allSame ? 'all identical' : 'DIFFERENCES'}`
+        : ''),
+  )
+  console.log(
+    `\nmedian of ${RUNS} runs after one warm-up; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process, join worker included)`,
+  )
+  if (withPg && !allSame) process.exitCode = 1
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

@@ -1,0 +1,160 @@
+import path from 'node:path'
+import { GeoFailure } from '../../core/geo-failure'
+import { resolveWorkspaceDir } from '../../core/paths'
+import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../local-service/export/export-dataset'
+import { ImportError } from '../../local-service/import/crs'
+import { importFile } from '../../local-service/import/import-dataset'
+import { startLocalService } from '../../local-service/index'
+import { Workspace, WorkspaceError } from '../../local-service/workspace/workspace'
+import { stringFlag, type ParsedArgs } from '../args'
+import type { CliCommand, CliContext } from '../context'
+
+function workspaceOf(ctx: CliContext, args: ParsedArgs): Workspace {
+  return new Workspace(resolveWorkspaceDir({ flag: stringFlag(args, 'workspace'), env: ctx.env }))
+}
+
+/** Workspace and import errors as failure classes (exit codes follow from them). */
+async function mapped<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof ImportError) throw new GeoFailure('validation', error.message)
+    if (error instanceof WorkspaceError) {
+      const cls =
+        error.kind === 'conflict' ? 'conflict' : error.kind === 'not-found' ? 'not-found' : 'validation'
+      throw new GeoFailure(cls, error.message, { field: error.kind === 'invalid-name' ? 'name' : undefined })
+    }
+    throw error
+  }
+}
+
+function portFlag(args: ParsedArgs): number {
+  const text = stringFlag(args, 'port')
+  if (text === undefined) return 0
+  const port = Number(text)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new GeoFailure('validation', `--port must be an integer 0–65535, not "${text}"`, { field: 'port' })
+  }
+  return port
+}
+
+export const localServiceCommands: CliCommand[] = [
+  {
+    name: 'serve',
+    summary: 'Run the built-in local service on 127.0.0.1 until Ctrl-C',
+    usage: 'serve [--port N] [--workspace DIR] [--token T] [--licence-key K] [--no-sample]',
+    flags: {
+      port: 'string',
+      workspace: 'string',
+      token: 'string',
+      'licence-key': 'string',
+      'no-sample': 'boolean',
+    },
+    async run(ctx, args) {
+      const workspaceDir = resolveWorkspaceDir({ flag: stringFlag(args, 'workspace'), env: ctx.env })
+      const token = stringFlag(args, 'token') || ctx.env.GEO_ANALYST_TOKEN || undefined
+      const licenceKey = stringFlag(args, 'licence-key') || ctx.env.GEO_ANALYST_LICENCE_KEY || undefined
+      const service = await mapped(() =>
+        startLocalService({
+          workspaceDir,
+          port: portFlag(args),
+          token,
+          licenceKey,
+          sampleData: args.flags['no-sample'] !== true,
+        }),
+      )
+      const generated: Record<string, string> = {}
+      if (!token) generated.token = service.token
+      if (!licenceKey) generated.licenceKey = service.licenceKey
+      const lines = [
+        `Local service on 127.0.0.1:${service.port}, workspace ${workspaceDir}`,
+        ...(service.sampleCreated.length
+          ? [`Sample datasets created: ${service.sampleCreated.join(', ')}`]
+          : []),
+        ...Object.entries(service.urls).map(([k, v]) => `  ${k.padEnd(17)}${v}`),
+        ...(generated.token ? [`Generated bearer token: ${generated.token}`] : []),
+        ...(generated.licenceKey ? [`Generated licence key: ${generated.licenceKey}`] : []),
+        'Press Ctrl-C to stop.',
+      ]
+      ctx.print(
+        { urls: service.urls, workspace: workspaceDir, port: service.port, generated },
+        lines.join('\n'),
+      )
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop)
+          process.off('SIGTERM', stop)
+          resolve()
+        }
+        process.on('SIGINT', stop)
+        process.on('SIGTERM', stop)
+      })
+      await service.close()
+      ctx.stderr.write('Local service stopped.\n')
+    },
+  },
+  {
+    name: 'import',
+    summary:
+      'Import a GeoJSON, NDJSON, CSV, KML, zipped Shapefile, FlatGeobuf or GeoPackage file as a dataset',
+    usage: 'import FILE [--name NAME] [--workspace DIR]',
+    flags: { name: 'string', workspace: 'string' },
+    async run(ctx, args) {
+      const file = args.positionals[0]
+      if (!file || args.positionals.length > 1)
+        throw new GeoFailure('validation', 'import takes exactly one FILE', { field: 'file' })
+      const manifest = await mapped(() =>
+        importFile(workspaceOf(ctx, args), path.resolve(file), { name: stringFlag(args, 'name') }),
+      )
+      ctx.print(
+        manifest,
+        `Imported ${manifest.name}: ${manifest.featureCount} ${manifest.geometryType} features, ${manifest.fields.length} fields.`,
+      )
+    },
+  },
+  {
+    name: 'datasets',
+    summary: 'List the datasets of the workspace',
+    usage: 'datasets [--workspace DIR]',
+    flags: { workspace: 'string' },
+    async run(ctx, args) {
+      const list = await workspaceOf(ctx, args).list()
+      const width = Math.max(4, ...list.map((m) => m.name.length))
+      const human = list.length
+        ? [
+            `${'NAME'.padEnd(width)}  ${'TYPE'.padEnd(16)}${'FEATURES'.padStart(10)}  SOURCE`,
+            ...list.map(
+              (m) =>
+                `${m.name.padEnd(width)}  ${m.geometryType.padEnd(16)}${String(m.featureCount).padStart(10)}  ${m.source}`,
+            ),
+          ].join('\n')
+        : 'The workspace has no datasets.'
+      ctx.print(list, human)
+    },
+  },
+  {
+    name: 'export',
+    summary: 'Export a dataset as GeoJSON, CSV (WKT), FlatGeobuf or GeoPackage',
+    usage: 'export NAME --format geojson|csv|fgb|gpkg --out FILE [--workspace DIR]',
+    flags: { format: 'string', out: 'string', workspace: 'string' },
+    async run(ctx, args) {
+      const name = args.positionals[0]
+      if (!name) throw new GeoFailure('validation', 'export needs a dataset NAME', { field: 'name' })
+      const format = stringFlag(args, 'format')
+      if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) {
+        throw new GeoFailure('validation', `--format must be one of ${EXPORT_FORMATS.join(', ')}`, {
+          field: 'format',
+        })
+      }
+      const out = stringFlag(args, 'out')
+      if (!out) throw new GeoFailure('validation', '--out FILE is required', { field: 'out' })
+      const count = await mapped(() =>
+        exportDataset(workspaceOf(ctx, args), name, format as ExportFormat, path.resolve(out)),
+      )
+      ctx.print(
+        { name, format, out: path.resolve(out), features: count },
+        `Exported ${count} features of ${name} to ${path.resolve(out)}.`,
+      )
+    },
+  },
+]

@@ -1,0 +1,43 @@
+import { timingSafeEqual } from 'node:crypto'
+
+/** The operation groups of the spec, as entitlements name them. */
+export const SERVICE_GROUPS = ['places', 'routing', 'gis', 'telematics', 'vision'] as const
+export type ServiceGroup = (typeof SERVICE_GROUPS)[number]
+
+/** Which groups the service's credential may use; all when not said otherwise. */
+export type Entitlements = Partial<Record<ServiceGroup, boolean>>
+
+export function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined when absent or another scheme. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')
+  return match?.[1]
+}
+
+export type AuthOutcome = { ok: true } | { ok: false; status: 401 | 403; message: string }
+
+/**
+ * Spec §5: a missing or wrong credential is 401; a valid one that is not entitled to the group is 403.
+ * The distance matrix (routing) carries the licence key as a path segment, every other group a bearer token.
+ */
+export function authorize(
+  group: ServiceGroup,
+  presented: string | undefined,
+  secrets: { token: string; licenceKey: string },
+  entitlements: Entitlements,
+): AuthOutcome {
+  const expected = group === 'routing' ? secrets.licenceKey : secrets.token
+  const what = group === 'routing' ? 'licence key (path segment)' : 'bearer token (Authorization header)'
+  if (!presented) return { ok: false, status: 401, message: `access denied: no ${what}` }
+  if (!sameSecret(presented, expected))
+    return { ok: false, status: 401, message: `access denied: wrong ${what}` }
+  if (entitlements[group] === false) {
+    return { ok: false, status: 403, message: `this credential is not entitled to the ${group} operations` }
+  }
+  return { ok: true }
+}

@@ -1,0 +1,290 @@
+import type { Geometry, Position } from 'geojson'
+import geographiclib from 'geographiclib-geodesic'
+
+/**
+ * Measures on the WGS84 ellipsoid, as PostGIS measures `geography` with the spheroid:
+ * areas and lengths along geodesics (GeographicLib, as PostGIS uses it), distances from a point to an edge
+ * found on the great circle through the edge and then measured on the ellipsoid (PostGIS's
+ * `edge_distance_to_point` followed by `spheroid_distance`).
+ */
+const WGS84 = geographiclib.Geodesic.WGS84
+const DEG = Math.PI / 180
+/** Mean earth radius (IUGG), the sphere PostGIS uses to find nearest points. */
+export const EARTH_RADIUS_M = 6371008.8
+/** Shortest length of one degree of latitude on WGS84 (at the equator), in metres. */
+const MIN_METRES_PER_DEGREE = 110_574
+
+/** Geodesic distance between two lon/lat positions, metres. */
+export function geodesicDistance(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  return WGS84.Inverse(lat1, lon1, lat2, lon2).s12 as number
+}
+
+function ringArea(ring: Position[]): number {
+  const poly = WGS84.Polygon(false)
+  const n = ring.length
+  const closed = n > 1 && ring[0]![0] === ring[n - 1]![0] && ring[0]![1] === ring[n - 1]![1]
+  for (let i = 0; i < (closed ? n - 1 : n); i++) poly.AddPoint(ring[i]![1]!, ring[i]![0]!)
+  return Math.abs(poly.Compute(false, true).area ?? 0)
+}
+
+function polygonArea(rings: Position[][]): number {
+  let area = 0
+  rings.forEach((ring, i) => (area += i === 0 ? ringArea(ring) : -ringArea(ring)))
+  return Math.max(0, area)
+}
+
+/** Area in m² on the ellipsoid (like PostGIS `ST_Area(geography)`): outer rings minus holes; 0 for points and lines. */
+export function geodesicArea(geometry: Geometry | null): number {
+  if (!geometry) return 0
+  switch (geometry.type) {
+    case 'Polygon':
+      return polygonArea(geometry.coordinates)
+    case 'MultiPolygon':
+      return geometry.coordinates.reduce((sum, p) => sum + polygonArea(p), 0)
+    case 'GeometryCollection':
+      return geometry.geometries.reduce((sum, g) => sum + geodesicArea(g), 0)
+    default:
+      return 0
+  }
+}
+
+function lineLength(line: Position[]): number {
+  let length = 0
+  for (let i = 1; i < line.length; i++) {
+    length += geodesicDistance(line[i - 1]![0]!, line[i - 1]![1]!, line[i]![0]!, line[i]![1]!)
+  }
+  return length
+}
+
+/** Length in metres along geodesics (like PostGIS `ST_Length(geography)`): lines only; 0 for points and polygons. */
+export function geodesicLength(geometry: Geometry | null): number {
+  if (!geometry) return 0
+  switch (geometry.type) {
+    case 'LineString':
+      return lineLength(geometry.coordinates)
+    case 'MultiLineString':
+      return geometry.coordinates.reduce((sum, l) => sum + lineLength(l), 0)
+    case 'GeometryCollection':
+      return geometry.geometries.reduce((sum, g) => sum + geodesicLength(g), 0)
+    default:
+      return 0
+  }
+}
+
+/** True when the geometry has no coordinates at all (like PostGIS `ST_IsEmpty`). */
+export function isEmptyGeometry(geometry: Geometry | null): boolean {
+  if (!geometry) return true
+  if (geometry.type === 'GeometryCollection') return geometry.geometries.every(isEmptyGeometry)
+  const flat = (geometry.coordinates as unknown[]).flat(3)
+  return flat.length === 0
+}
+
+type Vec = [number, number, number]
+
+function toVec(lon: number, lat: number): Vec {
+  const cl = Math.cos(lat * DEG)
+  return [cl * Math.cos(lon * DEG), cl * Math.sin(lon * DEG), Math.sin(lat * DEG)]
+}
+
+function toLonLat(v: Vec): [number, number] {
+  return [Math.atan2(v[1], v[0]) / DEG, Math.atan2(v[2], Math.hypot(v[0], v[1])) / DEG]
+}
+
+const dot = (a: Vec, b: Vec) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+const cross = (a: Vec, b: Vec): Vec => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+]
+const angle = (a: Vec, b: Vec) => Math.atan2(Math.hypot(...cross(a, b)), dot(a, b))
+
+function normalize(v: Vec): Vec | undefined {
+  const n = Math.hypot(v[0], v[1], v[2])
+  return n < 1e-15 ? undefined : [v[0] / n, v[1] / n, v[2] / n]
+}
+
+/** The point of the great-circle arc a–b nearest to p (all unit vectors), on the sphere. */
+function nearestOnArc(p: Vec, a: Vec, b: Vec): Vec {
+  const normal = normalize(cross(a, b))
+  if (normal) {
+    const d = dot(p, normal)
+    const projected = normalize([p[0] - d * normal[0], p[1] - d * normal[1], p[2] - d * normal[2]])
+    if (projected && dot(cross(a, projected), normal) >= 0 && dot(cross(projected, b), normal) >= 0) {
+      return projected
+    }
+  }
+  return angle(p, a) <= angle(p, b) ? a : b
+}
+
+/** Edges (as unit-vector pairs) and vertices of a geometry, prepared once for many distance queries. */
+export interface EdgeSet {
+  edges: Array<[Vec, Vec]>
+  vertices: Vec[]
+}
+
+export function edgeSet(geometry: Geometry | null): EdgeSet {
+  const set: EdgeSet = { edges: [], vertices: [] }
+  const addLine = (line: Position[]) => {
+    const vecs = line.map((p) => toVec(p[0]!, p[1]!))
+    set.vertices.push(...vecs)
+    for (let i = 1; i < vecs.length; i++) set.edges.push([vecs[i - 1]!, vecs[i]!])
+  }
+  const walk = (g: Geometry | null) => {
+    if (!g) return
+    switch (g.type) {
+      case 'Point':
+        if (g.coordinates.length >= 2) set.vertices.push(toVec(g.coordinates[0]!, g.coordinates[1]!))
+        return
+      case 'MultiPoint':
+        g.coordinates.forEach((p) => set.vertices.push(toVec(p[0]!, p[1]!)))
+        return
+      case 'LineString':
+        return addLine(g.coordinates)
+      case 'MultiLineString':
+        return g.coordinates.forEach(addLine)
+      case 'Polygon':
+        return g.coordinates.forEach(addLine)
+      case 'MultiPolygon':
+        return g.coordinates.forEach((p) => p.forEach(addLine))
+      case 'GeometryCollection':
+        return g.geometries.forEach(walk)
+    }
+  }
+  walk(geometry)
+  return set
+}
+
+/**
+ * Distance in metres from a lon/lat point to the boundary (edges and vertices) of a geometry: the nearest
+ * point is found on great-circle edges, then the distance to it is measured on the ellipsoid. Containment is
+ * not considered here (the caller checks it). `limit` lets it skip the ellipsoidal step when the sphere
+ * already decides that the distance is clearly above the limit.
+ */
+export function distanceToEdges(lon: number, lat: number, set: EdgeSet, limit = Infinity): number {
+  const p = toVec(lon, lat)
+  const candidates: Array<[number, Vec]> = []
+  let best = Infinity
+  const consider = (q: Vec) => {
+    const a = angle(p, q)
+    candidates.push([a, q])
+    if (a < best) best = a
+  }
+  for (const [a, b] of set.edges) consider(nearestOnArc(p, a, b))
+  if (set.edges.length === 0) set.vertices.forEach(consider)
+  if (best === Infinity) return Infinity
+  const sphereBest = best * EARTH_RADIUS_M
+  // Ellipsoidal and spherical distances differ by well under 1 %: decide clear cases on the sphere.
+  if (sphereBest * 0.985 > limit + 1) return sphereBest
+  let result = Infinity
+  for (const [a, q] of candidates) {
+    if (a * EARTH_RADIUS_M > sphereBest * 1.02 + 1) continue
+    const [qlon, qlat] = toLonLat(q)
+    const d = geodesicDistance(lon, lat, qlon, qlat)
+    if (d < result) result = d
+  }
+  return result
+}
+
+/** Minimum distance between the boundaries of two geometries that do not intersect, metres. */
+export function distanceBetweenEdgeSets(a: EdgeSet, b: EdgeSet, limit = Infinity): number {
+  let best = Infinity
+  for (const v of a.vertices) {
+    const [lon, lat] = toLonLat(v)
+    best = Math.min(best, distanceToEdges(lon, lat, b, Math.min(limit, best)))
+  }
+  for (const v of b.vertices) {
+    const [lon, lat] = toLonLat(v)
+    best = Math.min(best, distanceToEdges(lon, lat, a, Math.min(limit, best)))
+  }
+  return best
+}
+
+export type BBox = [number, number, number, number]
+
+/**
+ * A lon/lat box that surely holds every point within `metres` of the geometry whose planar box is `bbox`
+ * and whose edges are `set`: it takes the poleward bulge of great-circle edges into account, adds the
+ * distance in degrees with the shortest degree length, and widens longitude by the latitude's cosine
+ * (to the full circle near the poles).
+ */
+export function expandedBBox(bbox: BBox, set: EdgeSet, metres: number): BBox {
+  const [minX, , maxX] = bbox
+  let [, minY, , maxY] = bbox
+  for (const [a, b] of set.edges) {
+    const normal = normalize(cross(a, b))
+    if (!normal) continue
+    for (const pole of [1, -1]) {
+      // The point of the great circle farthest toward this pole.
+      const top = normalize([
+        -normal[2] * normal[0] * pole,
+        -normal[2] * normal[1] * pole,
+        (1 - normal[2] * normal[2]) * pole,
+      ])
+      if (!top) continue
+      if (dot(cross(a, top), normal) >= 0 && dot(cross(top, b), normal) >= 0) {
+        const lat = toLonLat(top)[1]
+        minY = Math.min(minY, lat)
+        maxY = Math.max(maxY, lat)
+      }
+    }
+  }
+  const dLat = (metres / MIN_METRES_PER_DEGREE) * 1.01 + 1e-9
+  const south = minY - dLat
+  const north = maxY + dLat
+  const maxAbsLat = Math.max(Math.abs(south), Math.abs(north))
+  if (maxAbsLat >= 89.5) return [-180, Math.max(-90, south), 180, Math.min(90, north)]
+  const dLon = dLat / Math.cos(maxAbsLat * DEG)
+  return [Math.max(-180, minX - dLon), Math.max(-90, south), Math.min(180, maxX + dLon), Math.min(90, north)]
+}
+
+const E2 = WGS84_E2()
+const E = Math.sqrt(E2)
+const A = 6378137
+
+function WGS84_E2(): number {
+  const f = 1 / 298.257223563
+  return f * (2 - f)
+}
+
+/** Authalic q(φ) of the ellipsoid: y = A·q/2 is the ordinate of the equal-area cylindrical projection. */
+function authalicQ(latDeg: number): number {
+  const s = Math.sin(latDeg * DEG)
+  return (1 - E2) * (s / (1 - E2 * s * s) - (1 / (2 * E)) * Math.log((1 - E * s) / (1 + E * s)))
+}
+
+/**
+ * Area in m² of a small polygon (box under 0.25° each way, away from the poles) with straight edges on the
+ * ellipsoid's equal-area cylindrical projection: within 2e-4 of the geodesic area at that size (measured on
+ * 20,000 random 6–12-vertex polygons), used
+ * only to decide comparisons that are far from the threshold. Undefined when the shape is too large.
+ */
+export function approximateArea(geometry: Geometry | null): number | undefined {
+  if (!geometry || (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon')) return undefined
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates
+  let total = 0
+  for (const rings of polygons) {
+    rings.forEach((ring, r) => {
+      let minX = Infinity
+      let maxX = -Infinity
+      let minY = Infinity
+      let maxY = -Infinity
+      let twice = 0
+      const [ox, oy] = ring[0] as [number, number]
+      const oq = authalicQ(oy)
+      for (let i = 1; i < ring.length; i++) {
+        const [x0, y0] = ring[i - 1] as [number, number]
+        const [x1, y1] = ring[i] as [number, number]
+        minX = Math.min(minX, x1)
+        maxX = Math.max(maxX, x1)
+        minY = Math.min(minY, y1)
+        maxY = Math.max(maxY, y1)
+        const px0 = (x0 - ox) * DEG * A
+        const px1 = (x1 - ox) * DEG * A
+        twice += px0 * ((A * (authalicQ(y1) - oq)) / 2) - px1 * ((A * (authalicQ(y0) - oq)) / 2)
+      }
+      if (maxX - minX > 0.25 || maxY - minY > 0.25 || Math.abs(minY) > 80 || Math.abs(maxY) > 80) total = NaN
+      total += (r === 0 ? 1 : -1) * Math.abs(twice / 2)
+    })
+  }
+  return Number.isNaN(total) ? undefined : Math.max(0, total)
+}

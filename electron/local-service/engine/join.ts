@@ -1,0 +1,551 @@
+import type { Geometry } from 'geojson'
+import Flatbush from 'flatbush'
+import type { JoinParams } from '../../contract/gis/join-params'
+import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../workspace/features'
+import { buildIndex } from '../workspace/workspace'
+import {
+  approximateArea,
+  distanceBetweenEdgeSets,
+  distanceToEdges,
+  edgeSet,
+  expandedBBox,
+  geodesicArea,
+  geodesicLength,
+  isEmptyGeometry,
+  type BBox,
+} from './geodesy'
+import { CellGrid, Where } from './cell-grid'
+import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from './geos'
+
+/** A set of features the join reads: a dataset, or the user geometry sent in the body. */
+export interface FeatureTable {
+  name: string
+  features: readonly DatasetFeature[]
+  fields: readonly string[]
+  index: Flatbush
+}
+
+/** Feature boxes of a table (minX, minY, maxX, maxY per feature; NaN when no geometry), computed once. */
+const boxCache = new WeakMap<FeatureTable, Float64Array>()
+function boxesOf(table: FeatureTable): Float64Array {
+  let boxes = boxCache.get(table)
+  if (!boxes) {
+    boxes = new Float64Array(table.features.length * 4).fill(NaN)
+    table.features.forEach((f, i) => {
+      const b = geometryBBox(f.geometry)
+      if (b) boxes!.set(b, i * 4)
+    })
+    boxCache.set(table, boxes)
+  }
+  return boxes
+}
+
+/**
+ * GEOS geometries of source features, kept per table across joins (the worker keeps its tables), up to a
+ * total count so a huge dataset cannot fill the WebAssembly heap; past it they are built per join.
+ */
+const geosCache = new WeakMap<FeatureTable, Map<number, GeomPtr>>()
+let cachedGeometries = 0
+const MAX_CACHED_GEOMETRIES = 500_000
+
+export function tableFromFeatures(name: string, features: DatasetFeature[]): FeatureTable {
+  const fields = [...new Set(features.flatMap((f) => Object.keys(f.properties)))]
+  return { name, features, fields, index: buildIndex(features) }
+}
+
+/** A request the engine refuses: the HTTP layer answers it with `status` and this message. */
+export class JoinInputError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 422,
+    message: string,
+    readonly field?: string,
+    readonly detail?: { reason?: string; location?: [number, number] },
+  ) {
+    super(message)
+    this.name = 'JoinInputError'
+  }
+}
+
+export interface JoinInput {
+  params: JoinParams
+  source: FeatureTable
+  /** The reference dataset, or the user geometry as a table when `userGeom=true`. */
+  ref?: FeatureTable
+  refIsUserGeometry?: boolean
+  /** Rows kept at most; more make the result partial. */
+  rowCap: number
+  /** Repair an invalid user geometry (GEOS MakeValid) instead of refusing it. */
+  repairUserGeometry?: boolean
+}
+
+export interface JoinOutput {
+  /** Pairs (source index, reference index or -1), in reference order, then source order. */
+  pairs: Array<[number, number]>
+  truncated: boolean
+}
+
+/** Spec §4.5 basic operators over two values: numbers compare as numbers, anything else as text. */
+export function compareValues(a: unknown, op: string, b: unknown): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return false
+  const na = typeof a === 'number' ? a : typeof a === 'string' && a.trim() !== '' ? Number(a) : NaN
+  const nb = typeof b === 'number' ? b : typeof b === 'string' && b.trim() !== '' ? Number(b) : NaN
+  const numeric = Number.isFinite(na) && Number.isFinite(nb)
+  const x: number | string = numeric ? na : typeof a === 'string' ? a : JSON.stringify(a)
+  const y: number | string = numeric ? nb : typeof b === 'string' ? b : JSON.stringify(b)
+  switch (op) {
+    case '=':
+      return x === y
+    case '<>':
+      return x !== y
+    case '<':
+      return x < y
+    case '>':
+      return x > y
+    case '<=':
+      return x <= y
+    case '>=':
+      return x >= y
+    default:
+      return false
+  }
+}
+
+function valueKey(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined
+  if (typeof v === 'number') return `n:${v}`
+  if (typeof v === 'string') {
+    const n = v.trim() === '' ? NaN : Number(v)
+    return Number.isFinite(n) ? `n:${n}` : `s:${v}`
+  }
+  return `s:${typeof v === 'object' ? JSON.stringify(v) : String(v)}`
+}
+
+function requireField(table: FeatureTable, name: string, param: string): void {
+  if (!table.fields.includes(name)) {
+    const known = table.fields.slice(0, 20).join(', ')
+    throw new JoinInputError(
+      400,
+      `${param} "${name}" is not a field of dataset ${table.name}; fields: ${known}`,
+      param,
+    )
+  }
+}
+
+function requireGeometryColumn(name: string | undefined, param: string, table: FeatureTable): void {
+  if (name !== undefined && !isGeometryColumn(name)) {
+    throw new JoinInputError(
+      400,
+      `${param} "${name}" is not the geometry column of dataset ${table.name}; a spatial query reads the geometry column "geom"`,
+      param,
+    )
+  }
+}
+
+function basicJoin(input: JoinInput): JoinOutput {
+  const { params, source, ref, rowCap } = input
+  if (!ref)
+    throw new JoinInputError(422, 'datasetRef is required for a non-spatial (basic) query', 'datasetRef')
+  const refProperty = params.refProperty as string
+  requireField(source, params.sourceProperty, 'sourceProperty')
+  requireField(ref, refProperty, 'refProperty')
+  const pairs: Array<[number, number]> = []
+  const op = params.operator
+  const add = (s: number, r: number) => {
+    pairs.push([s, r])
+    return pairs.length > rowCap
+  }
+  if (op === 'IN' || op === 'NOT IN') {
+    const keys = new Set<string>()
+    for (const f of ref.features) {
+      const k = valueKey(f.properties[refProperty])
+      if (k) keys.add(k)
+    }
+    for (let s = 0; s < source.features.length; s++) {
+      const k = valueKey(source.features[s]!.properties[params.sourceProperty])
+      if (k === undefined) continue
+      if (keys.has(k) === (op === 'IN') && add(s, -1)) break
+    }
+  } else if (op === '=') {
+    const byKey = new Map<string, number[]>()
+    ref.features.forEach((f, r) => {
+      const k = valueKey(f.properties[refProperty])
+      if (k) (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(r)
+    })
+    outer: for (let s = 0; s < source.features.length; s++) {
+      const k = valueKey(source.features[s]!.properties[params.sourceProperty])
+      for (const r of (k && byKey.get(k)) || []) if (add(s, r)) break outer
+    }
+  } else {
+    outer: for (let s = 0; s < source.features.length; s++) {
+      const a = source.features[s]!.properties[params.sourceProperty]
+      for (let r = 0; r < ref.features.length; r++) {
+        if (compareValues(a, op, ref.features[r]!.properties[refProperty]) && add(s, r)) break outer
+      }
+    }
+  }
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.length = rowCap
+  return { pairs, truncated }
+}
+
+function functionValue(fn: string, geometry: Geometry | null): number | boolean {
+  if (fn === 'Area') return geodesicArea(geometry)
+  if (fn === 'Length') return geodesicLength(geometry)
+  return isEmptyGeometry(geometry)
+}
+
+function functionHolds(params: JoinParams, geometry: Geometry | null): boolean {
+  const op = params.comparisonOperator as string
+  if (
+    params.comparisonFunction === 'Area' &&
+    op !== '=' &&
+    op !== '<>' &&
+    typeof params.comparisonValue === 'number'
+  ) {
+    // Decide clear cases of small polygons on the equal-area approximation; near the threshold, measure exactly.
+    const approx = approximateArea(geometry)
+    const margin = 2e-3 * Math.abs(params.comparisonValue) + 1
+    if (approx !== undefined && Math.abs(approx - params.comparisonValue) > margin) {
+      return compareValues(approx, op, params.comparisonValue)
+    }
+  }
+  const value = functionValue(params.comparisonFunction as string, geometry)
+  const expected = params.comparisonValue
+  if (typeof value === 'boolean') {
+    return params.comparisonOperator === '<>' ? value !== expected : value === expected
+  }
+  return compareValues(value, params.comparisonOperator as string, expected)
+}
+
+/**
+ * The relation of a source feature lying wholly in the interior or wholly in the exterior of an areal
+ * reference, per operator(source, reference); undefined when the grid cannot tell (DWithin outside).
+ */
+function decidedByGrid(op: string, where: Where): boolean | undefined {
+  const inside = where === Where.Interior
+  switch (op) {
+    case 'Intersects':
+    case 'Within':
+      return inside
+    case 'Disjoint':
+      return !inside
+    case 'DWithin':
+      return inside ? true : undefined
+    case 'Touches':
+    case 'Overlaps':
+    case 'Crosses':
+    case 'Contains':
+      return false
+    default:
+      return undefined
+  }
+}
+
+const isPoint = (g: Geometry | null): g is GeoJSON.Point => g?.type === 'Point' && g.coordinates.length >= 2
+
+/** Build GEOS geometries for the user geometry, refusing (or repairing) invalid ones with GEOS's reason. */
+function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry): GeomPtr {
+  let ptr: GeomPtr
+  try {
+    ptr = toGeos(geos, geometry)
+  } catch (error) {
+    const field = input.refIsUserGeometry ? `body.features.${r}.geometry` : `${input.ref?.name}[${r}]`
+    throw new JoinInputError(400, `${field}: ${(error as Error).message}`, field)
+  }
+  if (!input.refIsUserGeometry) return ptr
+  const v = validity(geos, ptr)
+  if (!v.valid) {
+    if (input.repairUserGeometry) {
+      const repaired = makeValid(geos, ptr)
+      destroy(geos, ptr)
+      return repaired
+    }
+    destroy(geos, ptr)
+    const field = `body.features.${r}.geometry`
+    const at = v.location ? ` at ${v.location[0]} ${v.location[1]}` : ''
+    throw new JoinInputError(400, `${field} is not a valid geometry: ${v.reason}${at}`, field, {
+      reason: v.reason,
+      location: v.location,
+    })
+  }
+  return ptr
+}
+
+function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boolean): JoinOutput {
+  const { params, source, ref, rowCap } = input
+  if (!ref)
+    throw new JoinInputError(
+      422,
+      'datasetRef is required unless userGeom=true sends a user geometry',
+      'datasetRef',
+    )
+  requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
+  if (!input.refIsUserGeometry) requireGeometryColumn(params.refProperty, 'refProperty', ref)
+  const op = params.operator
+  const distance = params.distance ?? 0
+  const pairs: Array<[number, number]> = []
+  const kept = geosCache.get(source) ?? geosCache.set(source, new Map()).get(source)!
+  const sourceGeos = new Map<number, GeomPtr>()
+  const sourceEdges = new Map<number, ReturnType<typeof edgeSet>>()
+  const boxes = boxesOf(source)
+  const geomOf = (s: number): GeomPtr => {
+    let ptr = kept.get(s) ?? sourceGeos.get(s)
+    if (ptr === undefined) {
+      try {
+        ptr = toGeos(geos, source.features[s]!.geometry as Geometry)
+      } catch (error) {
+        throw new JoinInputError(400, `feature ${s} of dataset ${source.name}: ${(error as Error).message}`)
+      }
+      if (cachedGeometries < MAX_CACHED_GEOMETRIES) {
+        kept.set(s, ptr)
+        cachedGeometries++
+      } else sourceGeos.set(s, ptr)
+    }
+    return ptr
+  }
+  const boxOf = (s: number): BBox => [boxes[s * 4]!, boxes[s * 4 + 1]!, boxes[s * 4 + 2]!, boxes[s * 4 + 3]!]
+  const check = (value: number, s: number): boolean => {
+    if (value === 2) {
+      throw new JoinInputError(
+        400,
+        `GEOS could not evaluate ${op} for feature ${s} of ${source.name}; the geometry may be invalid`,
+      )
+    }
+    return value === 1
+  }
+  const nSource = source.features.length
+  try {
+    for (let r = 0; r < ref.features.length; r++) {
+      const refGeometry = ref.features[r]!.geometry
+      const refBox = geometryBBox(refGeometry)
+      if (!refGeometry || !refBox) continue
+      const refPtr = prepareRef(geos, input, r, refGeometry)
+      const prepared = geos.GEOSPrepare(refPtr)
+      try {
+        const refEdges = op === 'DWithin' ? edgeSet(refGeometry) : undefined
+        const box: BBox = refEdges ? expandedBBox(refBox, refEdges, distance) : refBox
+        const candidates =
+          op === 'Disjoint'
+            ? Array.from({ length: nSource }, (_, i) => i)
+            : source.index.search(box[0], box[1], box[2], box[3]).sort((a, b) => a - b)
+        const grid = op === 'Equals' ? undefined : CellGrid.build(refGeometry, refBox, candidates.length)
+        for (const s of candidates) {
+          const geometry = source.features[s]!.geometry
+          if (filter && !filter(s)) continue
+          if (!geometry) {
+            // An empty geometry is disjoint from everything and in no other relation (as in PostGIS).
+            if (op === 'Disjoint') {
+              pairs.push([s, r])
+              if (pairs.length > rowCap) break
+            }
+            continue
+          }
+          let hit: boolean | undefined
+          const point = isPoint(geometry) ? geometry.coordinates : undefined
+          if (grid) {
+            const where = point ? grid.point(point[0]!, point[1]!) : grid.box_(boxOf(s))
+            if (where !== Where.Unknown) hit = decidedByGrid(op, where)
+          }
+          if (hit === undefined)
+            switch (op) {
+              case 'Intersects':
+                hit = point
+                  ? check(geos.GEOSPreparedIntersectsXY(prepared, point[0]!, point[1]!), s)
+                  : check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)
+                break
+              case 'Disjoint': {
+                const b = boxOf(s)
+                const outside = b[0] > refBox[2] || b[2] < refBox[0] || b[1] > refBox[3] || b[3] < refBox[1]
+                hit = outside
+                  ? true
+                  : point
+                    ? !check(geos.GEOSPreparedIntersectsXY(prepared, point[0]!, point[1]!), s)
+                    : check(geos.GEOSPreparedDisjoint(prepared, geomOf(s)), s)
+                break
+              }
+              case 'Within':
+                hit = point
+                  ? check(geos.GEOSPreparedContainsXY(prepared, point[0]!, point[1]!), s)
+                  : check(geos.GEOSPreparedContains(prepared, geomOf(s)), s)
+                break
+              case 'Contains':
+                hit = check(geos.GEOSPreparedWithin(prepared, geomOf(s)), s)
+                break
+              case 'Overlaps':
+                hit = check(geos.GEOSPreparedOverlaps(prepared, geomOf(s)), s)
+                break
+              case 'Touches':
+                hit = check(geos.GEOSPreparedTouches(prepared, geomOf(s)), s)
+                break
+              case 'Crosses':
+                hit = check(geos.GEOSPreparedCrosses(prepared, geomOf(s)), s)
+                break
+              case 'Equals':
+                hit = check(geos.GEOSEquals(geomOf(s), refPtr), s)
+                break
+              case 'DWithin': {
+                if (point) {
+                  hit =
+                    check(geos.GEOSPreparedIntersectsXY(prepared, point[0]!, point[1]!), s) ||
+                    distanceToEdges(point[0]!, point[1]!, refEdges!, distance) <= distance
+                } else if (check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)) {
+                  hit = true
+                } else {
+                  let edges = sourceEdges.get(s)
+                  if (!edges) sourceEdges.set(s, (edges = edgeSet(geometry)))
+                  hit = distanceBetweenEdgeSets(edges, refEdges!, distance) <= distance
+                }
+                break
+              }
+              default:
+                throw new JoinInputError(400, `operator ${op} is not a spatial operator`, 'operator')
+            }
+          if (hit) {
+            pairs.push([s, r])
+            if (pairs.length > rowCap) break
+          }
+        }
+      } finally {
+        geos.GEOSPreparedGeom_destroy(prepared)
+        destroy(geos, refPtr)
+      }
+      if (pairs.length > rowCap) break
+    }
+  } finally {
+    for (const ptr of sourceGeos.values()) destroy(geos, ptr)
+  }
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.length = rowCap
+  return { pairs, truncated }
+}
+
+function functionJoin(geos: Geos, input: JoinInput): JoinOutput {
+  const { params, source, rowCap } = input
+  requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
+  const holds = (s: number) => functionHolds(params, source.features[s]!.geometry)
+  if (input.ref) return spatialJoin(geos, input, holds)
+  const pairs: Array<[number, number]> = []
+  for (let s = 0; s < source.features.length && pairs.length <= rowCap; s++) if (holds(s)) pairs.push([s, -1])
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.length = rowCap
+  return { pairs, truncated }
+}
+
+/**
+ * Run a validated join. Spatial operators read `operator(source feature, reference)` as PostGIS reads
+ * `ST_Within(a, b)`; each result row is a pair (source feature, reference feature) for which it holds.
+ */
+export function runJoin(geos: Geos, input: JoinInput): JoinOutput {
+  switch (input.params.queryType) {
+    case 'basic':
+      return basicJoin(input)
+    case 'spatialOperation':
+      return spatialJoin(geos, input)
+    case 'functionBased':
+      return functionJoin(geos, input)
+  }
+}
+
+/** The columns of the result, in order, mapped onto prop1…prop8. */
+export interface Selection {
+  columns: Array<{ table: 'source' | 'ref'; name: string; geometry: boolean }>
+}
+
+export const MAX_SELECTED = 8
+
+function splitNames(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+/**
+ * `selectionParamSource` then `selectionParamRef`, in order, onto prop1…prop8; without either, the first
+ * eight fields of the source dataset. A geometry column name selects the geometry as WKT.
+ */
+export function selection(params: JoinParams, source: FeatureTable, ref?: FeatureTable): Selection {
+  const fromSource = splitNames(params.selectionParamSource)
+  const fromRef = splitNames(params.selectionParamRef)
+  const columns: Selection['columns'] = []
+  if (fromSource.length === 0 && fromRef.length === 0) {
+    for (const name of source.fields.slice(0, MAX_SELECTED))
+      columns.push({ table: 'source', name, geometry: false })
+    return { columns }
+  }
+  for (const name of fromSource) {
+    if (!isGeometryColumn(name)) requireField(source, name, 'selectionParamSource')
+    columns.push({ table: 'source', name, geometry: isGeometryColumn(name) })
+  }
+  for (const name of fromRef) {
+    if (!ref)
+      throw new JoinInputError(400, 'selectionParamRef needs a reference dataset', 'selectionParamRef')
+    if (!isGeometryColumn(name)) requireField(ref, name, 'selectionParamRef')
+    columns.push({ table: 'ref', name, geometry: isGeometryColumn(name) })
+  }
+  if (columns.length > MAX_SELECTED) {
+    throw new JoinInputError(
+      400,
+      `selectionParamSource and selectionParamRef name ${columns.length} properties; the result holds at most ${MAX_SELECTED} (prop1…prop8)`,
+      fromSource.length > MAX_SELECTED ? 'selectionParamSource' : 'selectionParamRef',
+    )
+  }
+  return { columns }
+}
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+/**
+ * Result rows of spec §2.4 as JSON text (`[{"prop1":"…"},…]`): string members prop1…propN, one per selected
+ * column, built without an object per row.
+ */
+export function resultRowsJson(
+  geos: Geos,
+  pairs: ReadonlyArray<[number, number]>,
+  sel: Selection,
+  source: FeatureTable,
+  ref?: FeatureTable,
+): string {
+  const keys = sel.columns.map((_, i) => `"prop${i + 1}":`)
+  const parts: string[] = []
+  const wkt = (g: Geometry | null): string => {
+    if (!g) return ''
+    const ptr = toGeos(geos, g)
+    try {
+      return toWkt(geos, ptr)
+    } finally {
+      destroy(geos, ptr)
+    }
+  }
+  for (const [s, r] of pairs) {
+    let row = '{'
+    sel.columns.forEach((c, i) => {
+      const feature = c.table === 'source' ? source.features[s] : r >= 0 ? ref?.features[r] : undefined
+      const value = !feature ? '' : c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name])
+      row += (i > 0 ? ',' : '') + keys[i] + JSON.stringify(value)
+    })
+    parts.push(row + '}')
+  }
+  return '[' + parts.join(',') + ']'
+}
+
+/** Features of a saved result: the source geometry, every source property, every reference property as `ref_<name>`. */
+export function resultFeatures(
+  pairs: ReadonlyArray<[number, number]>,
+  source: FeatureTable,
+  ref?: FeatureTable,
+): DatasetFeature[] {
+  return pairs.map(([s, r]) => {
+    const sf = source.features[s]!
+    const properties: Record<string, unknown> = { ...sf.properties }
+    const rf = r >= 0 ? ref?.features[r] : undefined
+    if (ref)
+      for (const name of ref.fields) properties[`ref_${name}`] = rf ? (rf.properties[name] ?? null) : null
+    return { geometry: sf.geometry, properties }
+  })
+}

@@ -1,0 +1,70 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  sendJsonText(res, status, JSON.stringify(body), headers)
+}
+
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}
+
+export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}) {
+  return { code: String(status), success: false, message, ...extra }
+}
+
+/** The request body as text, refused past `limit` bytes (413) so a hostile upload cannot exhaust memory. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit) throw new HttpError(413, `the body is larger than ${limit} bytes`)
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > limit) throw new HttpError(413, `the body is larger than ${limit} bytes`)
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** The body as JSON; undefined when empty; 400 naming the position when malformed. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = req.headers['content-type']
+  const text = await readBody(req, limit)
+  if (text.trim() === '') return undefined
+  if (type && !/^application\/(geo\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
+    throw new HttpError(415, `the body must be application/json, not ${type}`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new HttpError(400, `body: malformed JSON (${(error as Error).message})`, { field: 'body' })
+  }
+}

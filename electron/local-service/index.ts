@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import type { BaseUrls } from '../contract/settings'
+import type { Entitlements } from './auth'
+import { createSampleWorkspace, resolveSampleDir } from './sample/sample-workspace'
+import { baseUrls, createLocalServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_ROW_CAP, listen } from './server'
+import { Workspace } from './workspace/workspace'
+
+export type { Entitlements, ServiceGroup } from './auth'
+export { SERVICE_GROUPS } from './auth'
+
+export interface LocalServiceOptions {
+  workspaceDir: string
+  /** 0 or absent: any free port. */
+  port?: number
+  /** Bearer token the service accepts; generated when absent. */
+  token?: string
+  /** Licence key (distance-matrix path segment); generated when absent. */
+  licenceKey?: string
+  /** Groups the credential is entitled to; all when absent. */
+  entitlements?: Entitlements
+  /** Create the sample workspace when the folder is empty (default true). */
+  sampleData?: boolean
+  /** Folder with the sample files (default: resources/sample, or GEO_ANALYST_SAMPLE_DIR). */
+  sampleDir?: string
+  /** Join rows returned at most before answering 206 (default 1,000,000). */
+  rowCap?: number
+  /** Largest request body accepted (default 64 MiB). */
+  maxBodyBytes?: number
+  /** Join worker threads (default 1). */
+  joinWorkers?: number
+}
+
+export interface LocalService {
+  urls: BaseUrls
+  token: string
+  licenceKey: string
+  port: number
+  /** Set when the sample workspace was created at this start. */
+  sampleCreated: string[]
+  close(): Promise<void>
+}
+
+const secret = () => randomBytes(24).toString('base64url')
+
+/** Start the built-in local service on 127.0.0.1: the interface of the spec over the dataset workspace. */
+export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  await fs.mkdir(options.workspaceDir, { recursive: true })
+  const workspace = new Workspace(options.workspaceDir)
+  const sampleCreated: string[] = []
+  if (options.sampleData !== false && (await workspace.isEmpty())) {
+    const dir = options.sampleDir ?? resolveSampleDir()
+    if (dir) sampleCreated.push(...(await createSampleWorkspace(workspace, dir)).map((m) => m.name))
+  }
+  const token = options.token || secret()
+  const licenceKey = options.licenceKey || secret()
+  const { server, pool } = createLocalServer({
+    workspaceDir: options.workspaceDir,
+    token,
+    licenceKey,
+    entitlements: options.entitlements ?? {},
+    rowCap: options.rowCap ?? DEFAULT_ROW_CAP,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    joinWorkers: options.joinWorkers ?? 1,
+  })
+  const port = await listen(server, options.port ?? 0)
+  let closing: Promise<void> | undefined
+  return {
+    urls: baseUrls(port),
+    token,
+    licenceKey,
+    port,
+    sampleCreated,
+    close() {
+      closing ??= (async () => {
+        await pool.close()
+        server.closeAllConnections()
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+      })()
+      return closing
+    },
+  }
+}

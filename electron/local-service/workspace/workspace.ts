@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import Flatbush from 'flatbush'
+import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
+import { writeFileAtomic } from '../../core/fs/atomic-write'
+import { readFlatGeobuf, writeFlatGeobuf } from './fgb'
+import {
+  datasetGeometryType,
+  geometryBBox,
+  GEOMETRY_COLUMN,
+  inferFields,
+  type BBox,
+  type DatasetFeature,
+  type FieldInfo,
+} from './features'
+
+/** What the workspace knows about a dataset without reading its features (manifest.json). */
+export interface DatasetManifest {
+  name: string
+  geometryType: string
+  geometryColumn: typeof GEOMETRY_COLUMN
+  source: string
+  fields: FieldInfo[]
+  featureCount: number
+  /** [minLon, minLat, maxLon, maxLat], null when no feature has a geometry. */
+  extent: BBox | null
+  created: string
+  format: 'flatgeobuf'
+  crs: 'EPSG:4326'
+}
+
+export class WorkspaceError extends Error {
+  constructor(
+    readonly kind: 'invalid-name' | 'conflict' | 'not-found' | 'corrupt',
+    message: string,
+  ) {
+    super(message)
+    this.name = 'WorkspaceError'
+  }
+}
+
+const DATASETS = 'datasets'
+const STAGING = '.staging'
+const MANIFEST = 'manifest.json'
+const DATA = 'data.fgb'
+const INDEX = 'index.flatbush'
+
+/** A dataset name is safe as a folder name everywhere: the join's rule for new dataset names. */
+export function checkDatasetName(name: string): void {
+  if (!NEW_DATASET_NAME_RULE.test(name)) {
+    throw new WorkspaceError(
+      'invalid-name',
+      `Dataset name "${name.slice(0, 80)}" ${NEW_DATASET_NAME_MESSAGE}`,
+    )
+  }
+}
+
+/** A valid dataset name made from a file name: unsafe characters become underscores. */
+export function nameFromFile(file: string): string {
+  let base = path
+    .basename(file)
+    .replace(/\.(geojson|json|ndjson|geojsonl|jsonl|csv|kml|zip|fgb|gpkg)(\.gz)?$/i, '')
+  base = base.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[^A-Za-z]+/, '')
+  return (base || 'dataset').slice(0, 63)
+}
+
+/** The spatial index of a dataset: a packed Hilbert R-tree of feature boxes (features without geometry sit far outside the world). */
+export function buildIndex(features: readonly DatasetFeature[]): Flatbush {
+  const index = new Flatbush(Math.max(1, features.length))
+  for (const f of features) {
+    const b = geometryBBox(f.geometry)
+    if (b) index.add(b[0], b[1], b[2], b[3])
+    else index.add(1e6, 1e6, 1e6, 1e6)
+  }
+  if (features.length === 0) index.add(1e6, 1e6, 1e6, 1e6)
+  index.finish()
+  return index
+}
+
+/**
+ * The dataset folder: `datasets/<name>/` holding `manifest.json`, `data.fgb` (FlatGeobuf, WGS84) and
+ * `index.flatbush` (the packed R-tree over the features, same order). A dataset appears whole or not at
+ * all: it is written in `.staging/` and renamed into place, which fails if the name is taken.
+ */
+export class Workspace {
+  constructor(readonly dir: string) {}
+
+  private datasetDir(name: string): string {
+    checkDatasetName(name)
+    return path.join(this.dir, DATASETS, name)
+  }
+
+  async list(): Promise<DatasetManifest[]> {
+    let names: string[]
+    try {
+      names = await fs.readdir(path.join(this.dir, DATASETS))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+    const out: DatasetManifest[] = []
+    for (const name of names.sort()) {
+      if (!NEW_DATASET_NAME_RULE.test(name)) continue
+      try {
+        out.push(await this.manifest(name))
+      } catch {
+        // A folder without a readable manifest is not a dataset (e.g. left by a crash); skip it.
+      }
+    }
+    return out
+  }
+
+  /** The dataset's real name when one exists under this name, letter case aside. */
+  async find(name: string): Promise<DatasetManifest | undefined> {
+    const all = await this.list()
+    return all.find((m) => m.name === name) ?? all.find((m) => m.name.toLowerCase() === name.toLowerCase())
+  }
+
+  async manifest(name: string): Promise<DatasetManifest> {
+    const file = path.join(this.datasetDir(name), MANIFEST)
+    let text: string
+    try {
+      text = await fs.readFile(file, 'utf8')
+    } catch {
+      throw new WorkspaceError('not-found', `No dataset named "${name}" in the workspace`)
+    }
+    return JSON.parse(text) as DatasetManifest
+  }
+
+  async read(
+    name: string,
+  ): Promise<{ manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush }> {
+    const manifest = await this.manifest(name)
+    const dir = this.datasetDir(manifest.name)
+    const { features } = await readFlatGeobuf(new Uint8Array(await fs.readFile(path.join(dir, DATA))))
+    let index: Flatbush
+    try {
+      const buffer = await fs.readFile(path.join(dir, INDEX))
+      index = Flatbush.from(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength))
+      if (index.numItems !== Math.max(1, features.length)) index = buildIndex(features)
+    } catch {
+      index = buildIndex(features)
+    }
+    return { manifest, features, index }
+  }
+
+  /** Store a new dataset; a name already taken (letter case aside) is a conflict and changes nothing. */
+  async create(
+    name: string,
+    features: readonly DatasetFeature[],
+    options: { source: string; fields?: FieldInfo[] },
+  ): Promise<DatasetManifest> {
+    const target = this.datasetDir(name)
+    if (await this.find(name))
+      throw new WorkspaceError('conflict', `A dataset named "${name}" already exists`)
+    const fields = options.fields ?? inferFields(features)
+    let extent: BBox | null = null
+    for (const f of features) {
+      const b = geometryBBox(f.geometry)
+      if (!b) continue
+      extent = extent
+        ? [
+            Math.min(extent[0], b[0]),
+            Math.min(extent[1], b[1]),
+            Math.max(extent[2], b[2]),
+            Math.max(extent[3], b[3]),
+          ]
+        : b
+    }
+    const manifest: DatasetManifest = {
+      name,
+      geometryType: datasetGeometryType(features),
+      geometryColumn: GEOMETRY_COLUMN,
+      source: options.source,
+      fields,
+      featureCount: features.length,
+      extent,
+      created: new Date().toISOString(),
+      format: 'flatgeobuf',
+      crs: 'EPSG:4326',
+    }
+    const staging = path.join(this.dir, STAGING, `${name}.${randomBytes(6).toString('hex')}`)
+    await fs.mkdir(staging, { recursive: true })
+    try {
+      await writeFileAtomic(path.join(staging, DATA), writeFlatGeobuf(features, fields))
+      await writeFileAtomic(path.join(staging, INDEX), new Uint8Array(buildIndex(features).data))
+      await writeFileAtomic(path.join(staging, MANIFEST), JSON.stringify(manifest, null, 2) + '\n')
+      await fs.mkdir(path.join(this.dir, DATASETS), { recursive: true })
+      try {
+        await fs.rename(staging, target)
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM') {
+          throw new WorkspaceError('conflict', `A dataset named "${name}" already exists`)
+        }
+        throw error
+      }
+    } finally {
+      await fs.rm(staging, { recursive: true, force: true })
+    }
+    return manifest
+  }
+
+  async isEmpty(): Promise<boolean> {
+    try {
+      const entries = await fs.readdir(this.dir)
+      return entries.filter((e) => !e.startsWith('.')).length === 0
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true
+      throw error
+    }
+  }
+}

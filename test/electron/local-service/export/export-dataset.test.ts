@@ -1,0 +1,51 @@
+import { readFile, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXPORT_FORMATS, exportDataset } from '../../../../electron/local-service/export/export-dataset'
+import { importFile } from '../../../../electron/local-service/import/import-dataset'
+import { Workspace } from '../../../../electron/local-service/workspace/workspace'
+import { feature, square, tempDir } from '../helpers'
+
+let dir: string
+let ws: Workspace
+const original = [
+  feature(square(0, 0, 1, 1), { name: 'one, "quoted"', count: 3, ok: true }),
+  feature(
+    {
+      type: 'LineString',
+      coordinates: [
+        [0, 0],
+        [2, 1],
+      ],
+    },
+    { name: 'two', count: null, ok: false },
+  ),
+]
+beforeAll(async () => {
+  dir = await tempDir('geo-export-')
+  ws = new Workspace(path.join(dir, 'ws'))
+  await ws.create('mixed', original, { source: 'test' })
+})
+afterAll(() => rm(dir, { recursive: true, force: true }))
+
+describe('export round trip', () => {
+  for (const format of EXPORT_FORMATS) {
+    it(`${format}: exported, imported back, same geometries and properties`, async () => {
+      const out = path.join(dir, `mixed.${format}`)
+      expect(await exportDataset(ws, 'mixed', format, out)).toBe(2)
+      await importFile(ws, out, { name: `back_${format}` })
+      const back = (await ws.read(`back_${format}`)).features
+      expect(back.map((f) => f.geometry)).toEqual(original.map((f) => f.geometry))
+      expect(back.map((f) => f.properties.name)).toEqual(['one, "quoted"', 'two'])
+      expect(back[0]!.properties.count).toBe(3)
+    })
+  }
+
+  it('CSV carries the geometry as WKT in the first column', async () => {
+    const out = path.join(dir, 'plain.csv')
+    await exportDataset(ws, 'mixed', 'csv', out)
+    const text = await readFile(out, 'utf8')
+    expect(text.split('\r\n')[0]).toBe('wkt,name,count,ok')
+    expect(text).toContain('"POLYGON ((0 0, 1 0, 1 1, 0 1, 0 0))","one, ""quoted""",3,true')
+  })
+})

@@ -1,0 +1,244 @@
+import { readdir, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { strToU8, zipSync } from 'fflate'
+import { serialize } from 'flatgeobuf/lib/mjs/geojson.js'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { importFile } from '../../../../electron/local-service/import/import-dataset'
+import { writeGeoPackage } from '../../../../electron/local-service/workspace/gpkg'
+import { Workspace } from '../../../../electron/local-service/workspace/workspace'
+import { tempDir } from '../helpers'
+
+let dir: string
+let ws: Workspace
+beforeEach(async () => {
+  dir = await tempDir('geo-import-')
+  ws = new Workspace(path.join(dir, 'ws'))
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+async function file(name: string, content: string | Uint8Array): Promise<string> {
+  const p = path.join(dir, name)
+  await writeFile(p, content)
+  return p
+}
+
+/** A point Shapefile (.shp, .shx, .dbf with one text field) written byte by byte. */
+function pointShapefile(points: Array<[number, number, string]>): Record<string, Uint8Array> {
+  const n = points.length
+  const shp = new DataView(new ArrayBuffer(100 + n * 28))
+  const shx = new DataView(new ArrayBuffer(100 + n * 8))
+  for (const [view, length] of [
+    [shp, 100 + n * 28],
+    [shx, 100 + n * 8],
+  ] as const) {
+    view.setInt32(0, 9994)
+    view.setInt32(24, length / 2)
+    view.setInt32(28, 1000, true)
+    view.setInt32(32, 1, true)
+    const xs = points.map((p) => p[0])
+    const ys = points.map((p) => p[1])
+    view.setFloat64(36, Math.min(...xs), true)
+    view.setFloat64(44, Math.min(...ys), true)
+    view.setFloat64(52, Math.max(...xs), true)
+    view.setFloat64(60, Math.max(...ys), true)
+  }
+  points.forEach(([x, y], i) => {
+    const at = 100 + i * 28
+    shp.setInt32(at, i + 1)
+    shp.setInt32(at + 4, 10)
+    shp.setInt32(at + 8, 1, true)
+    shp.setFloat64(at + 12, x, true)
+    shp.setFloat64(at + 20, y, true)
+    shx.setInt32(100 + i * 8, at / 2)
+    shx.setInt32(104 + i * 8, 10)
+  })
+  const fieldLength = 20
+  const dbf = new Uint8Array(32 + 32 + 1 + n * (1 + fieldLength) + 1)
+  const dv = new DataView(dbf.buffer)
+  dbf[0] = 3
+  dv.setInt32(4, n, true)
+  dv.setInt16(8, 32 + 32 + 1, true)
+  dv.setInt16(10, 1 + fieldLength, true)
+  dbf.set(strToU8('name'), 32)
+  dbf[32 + 11] = 'C'.charCodeAt(0)
+  dbf[32 + 16] = fieldLength
+  dbf[64] = 0x0d
+  points.forEach(([, , name], i) => {
+    const at = 65 + i * (1 + fieldLength)
+    dbf[at] = 0x20
+    dbf.set(strToU8(name.padEnd(fieldLength)), at + 1)
+  })
+  dbf[dbf.length - 1] = 0x1a
+  return { 'pts.shp': new Uint8Array(shp.buffer), 'pts.shx': new Uint8Array(shx.buffer), 'pts.dbf': dbf }
+}
+
+const UTM43N =
+  'PROJCS["WGS_1984_UTM_Zone_43N",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",75.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]'
+
+describe('import of each format', () => {
+  it('GeoJSON, reprojected from a declared EPSG:3857', async () => {
+    const p = await file(
+      'merc.geojson',
+      JSON.stringify({
+        type: 'FeatureCollection',
+        crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::3857' } },
+        features: [
+          {
+            type: 'Feature',
+            properties: { n: 1 },
+            geometry: { type: 'Point', coordinates: [8571600.0, 2154935.92] },
+          },
+        ],
+      }),
+    )
+    const m = await importFile(ws, p)
+    expect(m.name).toBe('merc')
+    const { features } = await ws.read('merc')
+    const [lon, lat] = (features[0]!.geometry as GeoJSON.Point).coordinates
+    expect(lon).toBeCloseTo(77.0, 2)
+    expect(lat).toBeCloseTo(19.0, 2)
+  })
+
+  it('newline-delimited GeoJSON', async () => {
+    const lines = [1, 2, 3].map((i) =>
+      JSON.stringify({
+        type: 'Feature',
+        properties: { i },
+        geometry: { type: 'Point', coordinates: [i, i] },
+      }),
+    )
+    const m = await importFile(ws, await file('pts.ndjson', lines.join('\n') + '\n'))
+    expect(m).toMatchObject({
+      featureCount: 3,
+      geometryType: 'POINT',
+      fields: [{ name: 'i', type: 'number' }],
+    })
+  })
+
+  it('CSV with longitude/latitude columns and CSV with a WKT column (quoted commas)', async () => {
+    const ll = await importFile(
+      ws,
+      await file('cities.csv', 'name,lat,lon,pop\r\n"Pune, MH",18.52,73.85,3124458\r\nGoa,15.5,73.8,\r\n'),
+    )
+    expect(ll).toMatchObject({ featureCount: 2, extent: [73.8, 15.5, 73.85, 18.52] })
+    const wkt = await importFile(
+      ws,
+      await file('shapes.csv', 'id,wkt\n1,"POLYGON ((0 0, 1 0, 1 1, 0 0))"\n2,"LINESTRING (0 0, 2 2)"\n'),
+    )
+    expect(wkt).toMatchObject({ featureCount: 2, geometryType: 'GEOMETRY' })
+  })
+
+  it('KML', async () => {
+    const kml = `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+      <Placemark><name>Gate</name><Point><coordinates>72.8347,18.922,0</coordinates></Point></Placemark>
+      <Placemark><name>Road</name><LineString><coordinates>72.8,18.9 72.9,19.0</coordinates></LineString></Placemark>
+    </Document></kml>`
+    const m = await importFile(ws, await file('places.kml', kml))
+    expect(m.featureCount).toBe(2)
+    const { features } = await ws.read('places')
+    expect(features[0]!.properties.name).toBe('Gate')
+  })
+
+  it('zipped Shapefile with a .prj in UTM 43N, reprojected to WGS84', async () => {
+    // 500000 E, 2100000 N in UTM 43N is on the central meridian 75°E, near 19°N.
+    const zip = zipSync({ ...pointShapefile([[500000, 2100000, 'centre']]), 'pts.prj': strToU8(UTM43N) })
+    const m = await importFile(ws, await file('pts.zip', zip))
+    expect(m.featureCount).toBe(1)
+    const { features } = await ws.read('pts')
+    const [lon, lat] = (features[0]!.geometry as GeoJSON.Point).coordinates
+    expect(lon).toBeCloseTo(75, 6)
+    expect(lat).toBeCloseTo(18.99, 1)
+    expect(features[0]!.properties.name).toBe('centre')
+  })
+
+  it('FlatGeobuf written by the flatgeobuf library', async () => {
+    const bytes = serialize({
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: { k: 'v' },
+          geometry: {
+            type: 'LineString',
+            coordinates: [
+              [0, 0],
+              [1, 1],
+            ],
+          },
+        },
+      ],
+    })
+    const m = await importFile(ws, await file('line.fgb', bytes))
+    expect(m).toMatchObject({ featureCount: 1, geometryType: 'LINESTRING' })
+  })
+
+  it('GeoPackage', async () => {
+    const bytes = await writeGeoPackage(
+      [{ geometry: { type: 'Point', coordinates: [77.2, 28.6] }, properties: { name: 'Delhi', pop: 1 } }],
+      [
+        { name: 'name', type: 'string' },
+        { name: 'pop', type: 'number' },
+      ],
+      { geometryType: 'POINT', extent: [77.2, 28.6, 77.2, 28.6] },
+    )
+    const m = await importFile(ws, await file('delhi.gpkg', bytes))
+    expect(m).toMatchObject({ featureCount: 1, fields: [{ name: 'name' }, { name: 'pop' }] })
+    expect((await ws.read('delhi')).features[0]).toEqual({
+      geometry: { type: 'Point', coordinates: [77.2, 28.6] },
+      properties: { name: 'Delhi', pop: 1 },
+    })
+  })
+})
+
+describe('corrupt and hostile files: a clear error and the workspace unchanged', () => {
+  async function refused(name: string, content: string | Uint8Array, message: RegExp) {
+    await expect(importFile(ws, await file(name, content))).rejects.toThrow(message)
+    expect(await ws.list()).toEqual([])
+    const datasets = await readdir(path.join(ws.dir, 'datasets')).catch(() => [])
+    expect(datasets).toEqual([])
+  }
+
+  it('a zip bomb', async () => {
+    await refused('bomb.zip', zipSync({ 'a.shp': new Uint8Array(20 * 1024 * 1024) }), /zip bomb/)
+  })
+
+  it('a zip entry that climbs out of the archive', async () => {
+    await refused('evil.zip', zipSync({ '../../evil.shp': new Uint8Array(10) }), /path traversal/)
+  })
+
+  it('huge coordinates', async () => {
+    const fc = {
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [1e308, 5] } }],
+    }
+    await refused('huge.geojson', JSON.stringify(fc), /feature 0: .*outside longitude/)
+  })
+
+  it('truncated GeoJSON, FlatGeobuf, GeoPackage and CSV', async () => {
+    await refused('cut.geojson', '{"type":"FeatureCollection","features":[{"type":"Feat', /malformed JSON/)
+    const fgb = serialize({
+      type: 'FeatureCollection',
+      features: Array.from({ length: 50 }, (_, i) => ({
+        type: 'Feature' as const,
+        properties: { i },
+        geometry: { type: 'Point' as const, coordinates: [i, i] },
+      })),
+    })
+    await refused('cut.fgb', fgb.subarray(0, Math.floor(fgb.length / 2)), /FlatGeobuf/)
+    const gpkg = await writeGeoPackage(
+      [{ geometry: { type: 'Point', coordinates: [1, 1] }, properties: {} }],
+      [],
+      { geometryType: 'POINT', extent: null },
+    )
+    await refused('cut.gpkg', gpkg.subarray(0, 1024), /GeoPackage/)
+    await refused('cut.csv', 'name,lon,lat\n"unterminated,1,2\n', /truncated/)
+  })
+
+  it('a name with path tricks, and a duplicate name', async () => {
+    const good = await file('ok.geojson', JSON.stringify({ type: 'Point', coordinates: [1, 1] }))
+    await expect(importFile(ws, good, { name: '../escape' })).rejects.toThrow(/letters, digits/)
+    await importFile(ws, good)
+    await expect(importFile(ws, good)).rejects.toThrow(/already exists/)
+    expect((await ws.list()).map((m) => m.name)).toEqual(['ok'])
+  })
+})
