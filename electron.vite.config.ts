@@ -8,7 +8,13 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          // The local service's join worker, loaded beside the main bundle.
+          'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
+        },
+      },
     },
   },
   preload: {

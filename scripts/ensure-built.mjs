@@ -3,7 +3,12 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
-const BUILT = ['out/renderer/index.html', 'out/web/main.mjs', 'out/cli/geo-analyst.mjs']
+const BUILT = [
+  'out/renderer/index.html',
+  'out/web/main.mjs',
+  'out/web/join-worker.js',
+  'out/cli/geo-analyst.mjs',
+]
 const SOURCES = ['src', 'electron', 'resources']
 
 function newest(dir) {

@@ -1,8 +1,10 @@
 import type { Readable, Writable } from 'node:stream'
-import type { OperationName, OperationResponse } from '../contract'
+import type { OperationName, OperationResponse, Profile } from '../contract'
 import { createCore, type Core } from '../core/app-core'
 import { GeoFailure } from '../core/geo-failure'
 import type { SecretStore } from '../core/secrets/secret-store'
+import { resolveWorkspaceDir } from '../core/paths'
+import { startLocalService } from '../local-service'
 import type { ParsedArgs, FlagKind } from './args'
 
 export interface CliIo {
@@ -18,6 +20,13 @@ export interface CliContext extends CliIo {
   version: string
   /** The shared core, created on first use. */
   core(): Promise<Core>
+  /**
+   * The named (or active) profile, with the built-in local service started in this process first when
+   * the profile is Local, so its URLs and credentials are there.
+   */
+  profileForCall(name?: string): Promise<Profile>
+  /** Stop what this invocation started. */
+  close(): Promise<void>
   /** Run an operation of the contract through the same guarded entry as every host. */
   invoke<K extends OperationName>(name: K, payload: unknown): Promise<OperationResponse<K>>
   /** JSON on stdout with --json; the human text otherwise. */
@@ -50,8 +59,19 @@ export function createCliContext(
         host: 'cli',
         version: options.version,
         secretStore: options.secretStore,
+        startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir({ env: io.env }) }),
       })
       return core
+    },
+    async profileForCall(name) {
+      const c = await ctx.core()
+      const profile = name ? await c.settings.profile(name) : await c.settings.activeProfile()
+      if (!profile.builtIn || profile.urls) return profile
+      await c.ensureLocalService()
+      return c.settings.profile(profile.name)
+    },
+    async close() {
+      if (core) await (await core).close()
     },
     async invoke(name, payload) {
       const result = await (await ctx.core()).invoke(name, payload)

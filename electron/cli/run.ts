@@ -65,7 +65,11 @@ export async function runCli(
       version: options.version,
       secretStore: options.secretStore,
     })
-    await command.run(ctx, args)
+    try {
+      await command.run(ctx, args)
+    } finally {
+      await ctx.close()
+    }
     return 0
   } catch (error) {
     if (error instanceof GeoFailure) {

@@ -1,5 +1,12 @@
 import os from 'node:os'
-import type { AppInfo, BaseUrls, OperationName, OperationResponse, Result } from '../contract'
+import {
+  LOCAL_PROFILE,
+  type AppInfo,
+  type BaseUrls,
+  type OperationName,
+  type OperationResponse,
+  type Result,
+} from '../contract'
 import { dispatch } from './dispatch'
 import { EventBus } from './events'
 import { createHandlers, type Handlers } from './handlers'
@@ -9,14 +16,22 @@ import { openSecretStore } from './secrets/open-secret-store'
 import type { SecretStore } from './secrets/secret-store'
 import { SettingsStore } from './settings/settings-store'
 
+/** The built-in local service as the core sees it; hosts inject how to start it. */
+export interface LocalServiceHandle {
+  urls: BaseUrls
+  token: string
+  licenceKey: string
+  close(): Promise<void>
+}
+
 export interface CoreOptions {
   configDir: string
   host: AppInfo['host']
   version: string
   /** Defaults to the OS keychain, or session memory when none answers. */
   secretStore?: SecretStore
-  /** URLs of the built-in Local profile while the local service runs. */
-  localUrls?: () => BaseUrls | null
+  /** Starts the built-in local service behind the Local profile (hosts inject it; the core never imports it). */
+  startLocalService?: () => Promise<LocalServiceHandle>
 }
 
 /** The services every host shares, and the one entry point hosts call. */
@@ -30,6 +45,13 @@ export interface Core {
   call(name: unknown, payload: unknown): Promise<Result<unknown>>
   /** Typed convenience over `call` for in-process callers such as the CLI. */
   invoke<K extends OperationName>(name: K, payload: unknown): Promise<Result<OperationResponse<K>>>
+  /**
+   * Start the local service once (if this host can) and point the Local profile at it, with its
+   * credentials held in memory. Resolves to null when the host has no local service.
+   */
+  ensureLocalService(): Promise<LocalServiceHandle | null>
+  /** Stop what the core started. */
+  close(): Promise<void>
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
@@ -37,7 +59,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const redactor = new Redactor()
   const credentials = new Credentials(store, options.configDir)
   credentials.onSecret((value) => redactor.remember(value))
-  const settings = new SettingsStore({ configDir: options.configDir, localUrls: options.localUrls })
+  let local: LocalServiceHandle | null = null
+  let starting: Promise<LocalServiceHandle | null> | undefined
+  const settings = new SettingsStore({ configDir: options.configDir, localUrls: () => local?.urls ?? null })
   const events = new EventBus()
   const info = (): AppInfo => ({
     name: 'Geo Analyst',
@@ -56,5 +80,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     credentials,
     call,
     invoke: (name, payload) => call(name, payload) as never,
+    ensureLocalService() {
+      const start = options.startLocalService
+      if (!start) return Promise.resolve(null)
+      starting ??= start().then((service) => {
+        local = service
+        credentials.provide(LOCAL_PROFILE, 'token', service.token)
+        credentials.provide(LOCAL_PROFILE, 'licence-key', service.licenceKey)
+        return service
+      })
+      starting.catch(() => (starting = undefined))
+      return starting
+    },
+    async close() {
+      await local?.close()
+    },
   }
 }

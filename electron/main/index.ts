@@ -3,7 +3,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
-import { resolveConfigDir } from '../core/paths'
+import { resolveConfigDir, resolveWorkspaceDir } from '../core/paths'
+import { startLocalService } from '../local-service'
 import { forwardEvent, registerOperations } from './ipc'
 import {
   APP_ORIGIN,
@@ -69,7 +70,17 @@ void app.whenReady().then(async () => {
     configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
     host: 'electron',
     version: app.getVersion(),
+    startLocalService: () =>
+      startLocalService({
+        workspaceDir: resolveWorkspaceDir(),
+        sampleDir: app.isPackaged ? path.join(process.resourcesPath, 'resources', 'sample') : undefined,
+      }),
   })
+  // The Local profile works offline from the first launch; a failure leaves remote profiles usable.
+  core
+    .ensureLocalService()
+    .catch((error: Error) => console.error(`Local service did not start: ${error.message}`))
+  app.on('before-quit', () => void core.close())
   registerOperations(ipcMain, core.call, origins)
 
   const window = createAppWindow({ preloadPath, origins, url: devServerUrl ?? `${APP_ORIGIN}/index.html` })

@@ -1,7 +1,8 @@
 import path from 'node:path'
 import { parseArgs } from '../cli/args'
 import { createCore } from '../core/app-core'
-import { resolveConfigDir } from '../core/paths'
+import { resolveConfigDir, resolveWorkspaceDir } from '../core/paths'
+import { startLocalService } from '../local-service'
 import { startWebHost } from './server'
 import { version } from '../../package.json'
 
@@ -26,11 +27,21 @@ const core = await createCore({
   }),
   host: 'web',
   version,
+  startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir() }),
 })
+try {
+  const local = await core.ensureLocalService()
+  if (local)
+    console.log(`Local service: ${new URL(local.urls.mgis_url).origin} (workspace ${resolveWorkspaceDir()})`)
+} catch (error) {
+  console.error(
+    `geo-analyst web: the local service did not start (${(error as Error).message}); remote profiles still work.`,
+  )
+}
 const host = await startWebHost({ call: core.call, events: core.events, staticDir, port })
 console.log(
   `Geo Analyst is running. Open this URL in a browser (it carries this run's session secret):\n\n  ${host.openUrl}\n`,
 )
-const stop = () => void host.close().then(() => process.exit(0))
+const stop = () => void Promise.all([host.close(), core.close()]).then(() => process.exit(0))
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)

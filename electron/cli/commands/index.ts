@@ -1,5 +1,7 @@
 import type { CliCommand } from '../context'
 import { localServiceCommands } from './local-service'
+import { callCommands } from './call'
+import { historyCommands } from './history'
 import { profileCommands } from './profile'
 import { secretCommands } from './secret'
 
@@ -8,4 +10,6 @@ export const COMMANDS: readonly CliCommand[] = [
   ...profileCommands,
   ...secretCommands,
   ...localServiceCommands,
+  ...callCommands,
+  ...historyCommands,
 ]

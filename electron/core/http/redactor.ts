@@ -7,6 +7,13 @@ export const REDACTED = '[REDACTED]'
 /** Shortest value treated as a secret to hide everywhere; shorter values would mangle ordinary text. */
 const MIN_SECRET_LENGTH = 4
 
+/**
+ * The distance-matrix licence key is the path segment before the resource (spec §4.3, §4.4):
+ * `{advancedmaps_url}/{rest-key}/distance_matrix.../...`. Hidden even when the key is not a known secret.
+ */
+const LICENCE_KEY_SEGMENT =
+  /(\/)(?!\[REDACTED\])[^/?#\s"']+(\/distance_matrix(?:_eta|_traffic|_predictive)?(?:[/?#\s"']|$))/g
+
 export class Redactor {
   private readonly secrets = new Set<string>()
 
@@ -33,6 +40,7 @@ export class Redactor {
         /([?&](?:access_token|token|key|api_key|apikey|rest_key|licence_key|license_key)=)[^&#\s"']+/gi,
         `$1${REDACTED}`,
       )
+      .replace(LICENCE_KEY_SEGMENT, `$1${REDACTED}$2`)
   }
 
   /** Redact every string inside a JSON-like value. */

@@ -1,0 +1,85 @@
+import type { BaseUrls, CredentialName } from '../../contract'
+import type { Redactor } from '../http/redactor'
+import { Transport, type TransportOptions } from '../http/transport'
+import type { Credentials } from '../secrets/credentials'
+import type { SettingsStore } from '../settings/settings-store'
+import { RequestHistory, type HistoryRecorder } from '../workspace/request-history'
+import { CREDENTIALS_BY_GROUP, type ClientContext, type Group } from './execute'
+import { gisClient } from './gis'
+import { placesClient } from './places'
+import { routingClient } from './routing'
+import { telematicsClient } from './telematics'
+import { visionClient } from './vision'
+
+export interface ClientOptions {
+  /** The profile's base URLs (or a lookup of the active ones); null when the profile has none. */
+  urls: BaseUrls | null | (() => Promise<BaseUrls | null>)
+  /** A credential by name, e.g. `(name) => credentials.reveal(profile, name)`. */
+  credential: (name: CredentialName) => Promise<string | null>
+  redactor: Redactor
+  transport?: TransportOptions | Transport
+  history?: HistoryRecorder
+  /** Fingerprints of state changes whose outcome is already unknown (e.g. from earlier CLI runs' history). */
+  unknownOutcomes?: Iterable<string>
+}
+
+/** Every operation group over one transport, one redactor and one history. */
+export function createClient(options: ClientOptions) {
+  const transport =
+    options.transport instanceof Transport
+      ? options.transport
+      : new Transport(options.redactor, options.transport)
+  const urls = options.urls
+  const ctx: ClientContext = {
+    urls: typeof urls === 'function' ? urls : async () => urls,
+    /** A group's own token, else the shared `token`; every value read is taught to the redactor. */
+    async credential(group: Group) {
+      for (const name of CREDENTIALS_BY_GROUP[group]) {
+        const value = await options.credential(name)
+        if (value) {
+          options.redactor.remember(value)
+          return value
+        }
+      }
+      return null
+    },
+    transport,
+    redactor: options.redactor,
+    history: options.history,
+    unknownOutcomes: new Set(options.unknownOutcomes ?? []),
+  }
+  return {
+    places: placesClient(ctx),
+    routing: routingClient(ctx),
+    gis: gisClient(ctx),
+    telematics: telematicsClient(ctx),
+    vision: visionClient(ctx),
+    transport,
+  }
+}
+
+export type Client = ReturnType<typeof createClient>
+
+/**
+ * The client over the app's own stores: the active (or named) profile's URLs, its keychain credentials,
+ * and the request history in `<dataDir>/history/requests.jsonl`. What hosts wire into their handlers.
+ */
+export function clientForProfile(options: {
+  settings: SettingsStore
+  credentials: Credentials
+  redactor: Redactor
+  dataDir: string
+  /** Defaults to the active profile at the time of each call. */
+  profile?: string
+  transport?: TransportOptions
+}): Client {
+  const profile = async () =>
+    options.profile ? options.settings.profile(options.profile) : options.settings.activeProfile()
+  return createClient({
+    urls: async () => (await profile()).urls,
+    credential: async (name) => options.credentials.reveal((await profile()).name, name),
+    redactor: options.redactor,
+    transport: options.transport,
+    history: new RequestHistory(options.dataDir, options.redactor),
+  })
+}

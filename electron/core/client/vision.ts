@@ -1,0 +1,57 @@
+import { fail, ok, type Result } from '../../contract'
+import { issuesFailure } from '../../contract/common/issues'
+import { sniffImage, validateBlurPlates, type ImageType } from '../../contract/vision/blur-plates'
+import { execute, providerHint, type ClientContext } from './execute'
+import type { CallOptions } from './places'
+
+export interface BlurredImage {
+  contentType: string
+  bytes: Uint8Array
+}
+
+/** §4.10 POST {aiml_url}/license_plate_blur_pano, multipart field `file`. An upload: never resent after an ambiguous failure. */
+export function visionClient(ctx: ClientContext) {
+  return {
+    async blurPlates(
+      input: { fileName?: string; bytes?: Uint8Array },
+      options: CallOptions = {},
+    ): Promise<Result<BlurredImage>> {
+      const checked = validateBlurPlates(input)
+      if (!checked.ok) return issuesFailure('vision.blurPlates', checked.issues)
+      const file = checked.value
+      return execute<BlurredImage>(ctx, {
+        operation: 'vision.blurPlates',
+        group: 'vision',
+        base: 'aiml_url',
+        method: 'POST',
+        path: () => ['license_plate_blur_pano'],
+        body: {
+          kind: 'multipart',
+          field: 'file',
+          fileName: file.fileName,
+          contentType: file.contentType,
+          bytes: file.bytes,
+        },
+        replayable: false,
+        signal: options.signal,
+        interpret: (res) => {
+          const declared = res.headers.get('content-type') ?? ''
+          const kind: ImageType | undefined = sniffImage(res.body)
+          if (!kind) {
+            const hint = /json|text/.test(declared) ? providerHint(res, ctx.redactor) : ''
+            return fail(
+              'unclassified',
+              `vision.blurPlates: the provider answered HTTP ${res.status} without an image (${declared || 'no content type'}, ${res.body.byteLength} bytes)${hint}`,
+              {
+                status: res.status,
+              },
+            )
+          }
+          return ok({ contentType: kind, bytes: res.body })
+        },
+      })
+    },
+  }
+}
+
+export type VisionClient = ReturnType<typeof visionClient>

@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { FakeProvider } from '../../../support/fake-provider'
+import { clientFor, TOKEN } from './helpers'
+
+let fake: FakeProvider
+beforeEach(async () => {
+  fake = await new FakeProvider().start()
+})
+afterEach(() => fake.stop())
+
+const JOIN = '/mgis/query_apply/join'
+const LAYERS = '/mgis/v2/getLayersList'
+const spatial = {
+  queryType: 'spatialOperation',
+  datasetSource: 'wards',
+  datasetRef: 'parks',
+  operator: 'DWithin',
+  distance: 250,
+  sourceProperty: 'geom',
+}
+const area = {
+  type: 'FeatureCollection',
+  features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [77.2, 28.6] } }],
+}
+
+describe('gis client', () => {
+  it('join POSTs JSON with the spec parameter names in the query and a bearer header', async () => {
+    fake.on(JOIN, { status: 200, json: { code: '200', result: [{ prop1: 'a', prop9: 'kept' }] } })
+    const { client } = clientFor(fake)
+    const { datasetRef: _r, ...noRef } = spatial
+    const r = await client.gis.join(
+      { ...noRef, userGeom: true, saveAsNewDataset: 'true', newDatasetNme: 'near_parks' },
+      area,
+    )
+    const req = fake.to(JOIN)[0]!
+    expect(req.method).toBe('POST')
+    expect(req.headers['content-type']).toBe('application/json')
+    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`)
+    expect(Object.fromEntries(req.query)).toEqual({
+      queryType: 'spatialOperation',
+      datasetSource: 'wards',
+      operator: 'DWithin',
+      sourceProperty: 'geom',
+      userGeom: 'true',
+      distance: '250',
+      saveAsNewDataset: 'true',
+      newDatasetNme: 'near_parks',
+    })
+    expect(JSON.parse(req.body.toString())).toEqual(area)
+    expect(r).toEqual({
+      ok: true,
+      value: { response: { code: '200', result: [{ prop1: 'a', prop9: 'kept' }] }, partial: false },
+    })
+  })
+
+  it('join: 206 is a partial result, flagged', async () => {
+    fake.on(JOIN, { status: 206, json: { code: '206', result: [{ prop1: 'x' }] } })
+    const r = await clientFor(fake).client.gis.join(spatial)
+    expect(r).toMatchObject({ ok: true, value: { partial: true } })
+  })
+
+  it('join validation failures are reported before anything is sent', async () => {
+    const r = await clientFor(fake).client.gis.join({ ...spatial, distance: undefined })
+    expect(r.ok ? null : r.error).toMatchObject({ failureClass: 'validation', field: 'distance' })
+    expect(fake.received).toHaveLength(0)
+  })
+
+  it('a read-only join is retried after a reset', async () => {
+    fake.on(JOIN, { reset: true }, { status: 200, json: { code: '200', result: [] } })
+    const r = await clientFor(fake).client.gis.join(spatial)
+    expect(r.ok).toBe(true)
+    expect(fake.to(JOIN)).toHaveLength(2)
+  })
+
+  it('a saving join is not replayed after a reset: it reconciles by listing datasets', async () => {
+    fake.on(JOIN, { reset: true })
+    fake.on(LAYERS, {
+      status: 200,
+      json: { code: '200', success: 'true', data: [{ layername: 'wards' }, { layername: 'near_parks' }] },
+    })
+    const { client } = clientFor(fake)
+    const r = await client.gis.join({ ...spatial, saveAsNewDataset: true, newDatasetNme: 'near_parks' })
+    expect(fake.to(JOIN)).toHaveLength(1)
+    expect(fake.to(LAYERS)).toHaveLength(1)
+    expect(r).toMatchObject({ ok: true, value: { reconciled: 'found' } })
+
+    fake.on(LAYERS, { status: 200, json: { data: { layername: 'wards' } } })
+    const again = await client.gis.join({ ...spatial, saveAsNewDataset: true, newDatasetNme: 'other_name' })
+    expect(fake.to(JOIN)).toHaveLength(2)
+    expect(again.ok ? null : again.error).toMatchObject({
+      failureClass: 'unknown-outcome',
+      retry: 'reconcile-first',
+    })
+    expect(again.ok ? '' : again.error.message).toMatch(/other_name is not in the dataset list/)
+  })
+
+  it('a 409 is reported as a conflict and never turned into a new write', async () => {
+    fake.on(JOIN, { status: 409, json: { message: 'dataset exists' } })
+    const r = await clientFor(fake).client.gis.join({
+      ...spatial,
+      saveAsNewDataset: true,
+      newDatasetNme: 'near_parks',
+    })
+    expect(fake.to(JOIN)).toHaveLength(1)
+    expect(fake.to(LAYERS)).toHaveLength(0)
+    expect(r.ok ? null : r.error).toMatchObject({ failureClass: 'conflict', status: 409 })
+  })
+
+  it('join: 422 and 404 keep their meaning', async () => {
+    fake.on(JOIN, { status: 422, json: { message: 'refProperty missing' } })
+    const { client } = clientFor(fake)
+    const r = await client.gis.join(spatial)
+    expect(r.ok ? null : r.error).toMatchObject({ failureClass: 'validation', status: 422 })
+    expect(r.ok ? '' : r.error.message).toMatch(/provider said: refProperty missing/)
+    fake.on(JOIN, { status: 404, json: {} })
+    const n = await client.gis.join(spatial)
+    expect(n.ok ? null : n.error).toMatchObject({ failureClass: 'not-found' })
+    expect(n.ok ? '' : n.error.message).toMatch(/no data found/)
+  })
+
+  it('layers: data as object or array, success as text, extras kept', async () => {
+    fake.on(LAYERS, {
+      status: 200,
+      json: {
+        code: 200,
+        success: 'true',
+        message: 'ok',
+        data: {
+          layername: 'wards',
+          geometrytype: 'POLYGON',
+          source: 'local',
+          featureCount: '12',
+          extent: [1, 2, 3, 4],
+          fields: [{ name: 'id' }],
+          owner: 'me',
+        },
+      },
+    })
+    const { client } = clientFor(fake)
+    const r = await client.gis.layers()
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        code: '200',
+        success: true,
+        message: 'ok',
+        layers: [
+          {
+            layername: 'wards',
+            geometrytype: 'POLYGON',
+            source: 'local',
+            featureCount: 12,
+            extent: [1, 2, 3, 4],
+            fields: [{ name: 'id' }],
+            owner: 'me',
+          },
+        ],
+      },
+    })
+    fake.on(LAYERS, {
+      status: 200,
+      json: { success: false, data: [{ layername: 'a' }, { geometrytype: 'POINT' }] },
+    })
+    const bad = await client.gis.layers()
+    expect(bad.ok ? '' : bad.error.message).toMatch(/gis\.layers: .*data\[1\]: layername/)
+  })
+})
