@@ -1,5 +1,6 @@
 /**
- * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`.
+ * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`
+ * (`--trace` also prints every run's time, engine and http).
  *
  * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
  * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
@@ -16,6 +17,7 @@ import type { Polygon } from 'geojson'
 import type { JoinParams } from '../electron/contract/gis/join-params'
 import { loadGeos } from '../electron/local-service/engine/geos'
 import { runJoin, tableFromFeatures, type FeatureTable } from '../electron/local-service/engine/join'
+import { PairList } from '../electron/local-service/engine/pair-list'
 import { startLocalService } from '../electron/local-service/index'
 import type { DatasetFeature } from '../electron/local-service/workspace/features'
 import { Workspace } from '../electron/local-service/workspace/workspace'
@@ -171,7 +173,7 @@ async function main() {
   for (const q of queries) {
     const source = tables[q.params.datasetSource]!
     const times: number[] = []
-    let pairs: Array<[number, number]> = []
+    let pairs = new PairList()
     for (let run = 0; run <= RUNS; run++) {
       const start = performance.now()
       const ref = q.user
@@ -186,10 +188,11 @@ async function main() {
       }).pairs
       if (run > 0) times.push(performance.now() - start)
     }
+    if (flag('trace')) console.log(`engine ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
     const ref = q.user ? undefined : tables[q.params.datasetRef!]
     engine[q.name] = {
       ms: median(times),
-      rows: pairKey(pairs.map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
+      rows: pairKey(pairs.toArray().map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
     }
   }
 
@@ -226,6 +229,7 @@ async function main() {
       rows = json.result?.length ?? 0
       if (run > 0) times.push(performance.now() - start)
     }
+    if (flag('trace')) console.log(`http ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
     http[q.name] = { ms: median(times), rows }
   }
   await service.close()

@@ -36,6 +36,37 @@ export function sendJsonText(
   res.end(text)
 }
 
+/**
+ * A JSON response whose body arrives in parts (UTF-8 bytes), written as they come: the status and headers
+ * with the first part, chunked transfer encoding when there is more than one part, `content-length` when
+ * the first part is the whole body. Nothing is written once the client has gone.
+ */
+export class JsonResponseWriter {
+  private started = false
+
+  constructor(private readonly res: ServerResponse) {}
+
+  /** Whether the status line has gone out (a later failure can only cut the response). */
+  get headersSent(): boolean {
+    return this.started || this.res.headersSent
+  }
+
+  write(status: number, bytes: Uint8Array, last: boolean): void {
+    const res = this.res
+    if (res.destroyed) return
+    if (!this.started) {
+      this.started = true
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        ...(last ? { 'content-length': bytes.byteLength } : {}),
+        'cache-control': 'no-store',
+      })
+    }
+    if (last) res.end(bytes)
+    else res.write(bytes)
+  }
+}
+
 export function errorBody(status: number, message: string, extra: Record<string, unknown> = {}) {
   return { code: String(status), success: false, message, ...extra }
 }

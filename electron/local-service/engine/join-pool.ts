@@ -3,16 +3,19 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { JoinJob } from './join-service'
 
-/** A join's answer as it leaves the worker: the status and the JSON body as text. */
-export interface JoinWireReply {
+/** One part of a join's answer as it leaves the worker: the status and a piece of the JSON body as UTF-8. */
+export interface JoinWirePart {
   status: number
-  text: string
+  bytes: Uint8Array
+  /** The final part: the answer is complete. */
+  last: boolean
 }
 
 interface Pending {
   id: number
   job: JoinJob
-  resolve: (reply: JoinWireReply) => void
+  onPart: (part: JoinWirePart) => void
+  resolve: () => void
   reject: (error: Error) => void
   signal?: AbortSignal
 }
@@ -50,11 +53,15 @@ export class JoinPool {
 
   constructor(private readonly size = 1) {}
 
-  run(job: JoinJob, signal?: AbortSignal): Promise<JoinWireReply> {
+  /**
+   * Run a job; its answer arrives part by part through `onPart` (the first part carries the status, the
+   * last one has `last: true`), and the promise settles after the last part or on failure.
+   */
+  run(job: JoinJob, onPart: (part: JoinWirePart) => void, signal?: AbortSignal): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the join pool is closed'))
     if (signal?.aborted) return Promise.reject(new JoinCancelled())
     return new Promise((resolve, reject) => {
-      const pending: Pending = { id: this.nextId++, job, resolve, reject, signal }
+      const pending: Pending = { id: this.nextId++, job, onPart, resolve, reject, signal }
       signal?.addEventListener(
         'abort',
         () => {
@@ -87,13 +94,21 @@ export class JoinPool {
 
   private spawn(): Worker {
     const worker = spawnWorker()
-    worker.on('message', (message: { id: number; reply?: JoinWireReply; error?: string }) => {
+    worker.on('message', (message: Partial<JoinWirePart> & { id: number; error?: string }) => {
       const pending = this.busy.get(worker)
       if (!pending || pending.id !== message.id) return
+      if (message.bytes && message.status !== undefined) {
+        try {
+          pending.onPart({ status: message.status, bytes: message.bytes, last: message.last === true })
+        } catch (error) {
+          message = { id: message.id, error: (error as Error).message }
+        }
+        if (!message.last && message.error === undefined) return
+      }
       this.busy.delete(worker)
       this.idle.push(worker)
-      if (message.reply) pending.resolve(message.reply)
-      else pending.reject(new Error(message.error ?? 'the join worker failed'))
+      if (message.error === undefined) pending.resolve()
+      else pending.reject(new Error(message.error || 'the join worker failed'))
       this.pump()
     })
     worker.on('error', (error) => {

@@ -16,6 +16,8 @@ import {
 } from './geodesy'
 import { CellGrid, Where } from './cell-grid'
 import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from './geos'
+import { JsonChunkWriter } from './json-chunks'
+import { PairList } from './pair-list'
 
 /** A set of features the join reads: a dataset, or the user geometry sent in the body. */
 export interface FeatureTable {
@@ -25,19 +27,34 @@ export interface FeatureTable {
   index: Flatbush
 }
 
-/** Feature boxes of a table (minX, minY, maxX, maxY per feature; NaN when no geometry), computed once. */
-const boxCache = new WeakMap<FeatureTable, Float64Array>()
-function boxesOf(table: FeatureTable): Float64Array {
-  let boxes = boxCache.get(table)
-  if (!boxes) {
-    boxes = new Float64Array(table.features.length * 4).fill(NaN)
+/**
+ * Feature boxes of a table (minX, minY, maxX, maxY per feature; NaN when no geometry) and what each
+ * feature is (a 2D point, whose box is the point itself; another geometry; none), computed once.
+ */
+interface TableShape {
+  boxes: Float64Array
+  kinds: Uint8Array
+}
+const isPoint = (g: Geometry | null): g is GeoJSON.Point => g?.type === 'Point' && g.coordinates.length >= 2
+
+const KIND_OTHER = 0
+const KIND_POINT = 1
+const KIND_NONE = 2
+const shapeCache = new WeakMap<FeatureTable, TableShape>()
+function shapeOf(table: FeatureTable): TableShape {
+  let shape = shapeCache.get(table)
+  if (!shape) {
+    const boxes = new Float64Array(table.features.length * 4).fill(NaN)
+    const kinds = new Uint8Array(table.features.length)
     table.features.forEach((f, i) => {
       const b = geometryBBox(f.geometry)
-      if (b) boxes!.set(b, i * 4)
+      if (b) boxes.set(b, i * 4)
+      kinds[i] = !f.geometry ? KIND_NONE : isPoint(f.geometry) ? KIND_POINT : KIND_OTHER
     })
-    boxCache.set(table, boxes)
+    shape = { boxes, kinds }
+    shapeCache.set(table, shape)
   }
-  return boxes
+  return shape
 }
 
 /**
@@ -80,7 +97,7 @@ export interface JoinInput {
 
 export interface JoinOutput {
   /** Pairs (source index, reference index or -1), in reference order, then source order. */
-  pairs: Array<[number, number]>
+  pairs: PairList
   truncated: boolean
 }
 
@@ -148,12 +165,9 @@ function basicJoin(input: JoinInput): JoinOutput {
   const refProperty = params.refProperty as string
   requireField(source, params.sourceProperty, 'sourceProperty')
   requireField(ref, refProperty, 'refProperty')
-  const pairs: Array<[number, number]> = []
+  const pairs = new PairList()
   const op = params.operator
-  const add = (s: number, r: number) => {
-    pairs.push([s, r])
-    return pairs.length > rowCap
-  }
+  const add = (s: number, r: number) => pairs.push(s, r) > rowCap
   if (op === 'IN' || op === 'NOT IN') {
     const keys = new Set<string>()
     for (const f of ref.features) {
@@ -184,7 +198,7 @@ function basicJoin(input: JoinInput): JoinOutput {
     }
   }
   const truncated = pairs.length > rowCap
-  if (truncated) pairs.length = rowCap
+  if (truncated) pairs.truncate(rowCap)
   return { pairs, truncated }
 }
 
@@ -241,8 +255,6 @@ function decidedByGrid(op: string, where: Where): boolean | undefined {
   }
 }
 
-const isPoint = (g: Geometry | null): g is GeoJSON.Point => g?.type === 'Point' && g.coordinates.length >= 2
-
 /** Build GEOS geometries for the user geometry, refusing (or repairing) invalid ones with GEOS's reason. */
 function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry): GeomPtr {
   let ptr: GeomPtr
@@ -271,6 +283,87 @@ function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry)
   return ptr
 }
 
+/**
+ * A reference geometry made ready for testing: the GEOS geometry, its prepared form (whose edge index GEOS
+ * builds on first use) and the cell grids built for it, by grid size.
+ */
+interface PreparedRef {
+  ptr: GeomPtr
+  prepared: number
+  grids: Map<number, CellGrid | undefined>
+}
+
+/**
+ * Prepared references kept across joins (the worker is long-lived): per reference dataset and feature, and
+ * for user geometries by their coordinates (the same drawing queried again with another operator, say), so
+ * validation, preparation, the prepared index and the grid are paid once. Bounded; past the bound a
+ * reference is prepared for the join and released after it.
+ */
+const preparedByTable = new WeakMap<FeatureTable, Map<number, PreparedRef>>()
+let preparedCount = 0
+const MAX_PREPARED = 50_000
+const preparedUser = new Map<string, PreparedRef>()
+const MAX_PREPARED_USER = 16
+
+function releasePrepared(geos: Geos, entry: PreparedRef): void {
+  geos.GEOSPreparedGeom_destroy(entry.prepared)
+  destroy(geos, entry.ptr)
+}
+
+function preparedRef(
+  geos: Geos,
+  input: JoinInput,
+  r: number,
+  geometry: Geometry,
+): { entry: PreparedRef; kept: boolean } {
+  const make = (): PreparedRef => {
+    const ptr = prepareRef(geos, input, r, geometry)
+    return { ptr, prepared: geos.GEOSPrepare(ptr), grids: new Map() }
+  }
+  if (input.refIsUserGeometry) {
+    const key = `${input.repairUserGeometry ? 'r' : 'v'}${JSON.stringify(geometry)}`
+    let entry = preparedUser.get(key)
+    if (entry) {
+      // Most recently used last.
+      preparedUser.delete(key)
+      preparedUser.set(key, entry)
+      return { entry, kept: true }
+    }
+    entry = make()
+    preparedUser.set(key, entry)
+    if (preparedUser.size > MAX_PREPARED_USER) {
+      const [oldest, old] = preparedUser.entries().next().value as [string, PreparedRef]
+      preparedUser.delete(oldest)
+      releasePrepared(geos, old)
+    }
+    return { entry, kept: true }
+  }
+  const table = input.ref!
+  const kept = preparedByTable.get(table) ?? preparedByTable.set(table, new Map()).get(table)!
+  let entry = kept.get(r)
+  if (entry) return { entry, kept: true }
+  entry = make()
+  if (preparedCount >= MAX_PREPARED) return { entry, kept: false }
+  kept.set(r, entry)
+  preparedCount++
+  return { entry, kept: true }
+}
+
+function gridFor(
+  entry: PreparedRef,
+  geometry: Geometry,
+  box: BBox,
+  candidates: number,
+): CellGrid | undefined {
+  const n = CellGrid.sizeFor(geometry, candidates)
+  if (n === 0) return undefined
+  if (entry.grids.has(n)) return entry.grids.get(n)
+  const grid = CellGrid.build(geometry, box, candidates)
+  if (entry.grids.size >= 4) entry.grids.clear()
+  entry.grids.set(n, grid)
+  return grid
+}
+
 function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boolean): JoinOutput {
   const { params, source, ref, rowCap } = input
   if (!ref)
@@ -283,16 +376,17 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
   if (!input.refIsUserGeometry) requireGeometryColumn(params.refProperty, 'refProperty', ref)
   const op = params.operator
   const distance = params.distance ?? 0
-  const pairs: Array<[number, number]> = []
+  const pairs = new PairList()
   const kept = geosCache.get(source) ?? geosCache.set(source, new Map()).get(source)!
   const sourceGeos = new Map<number, GeomPtr>()
   const sourceEdges = new Map<number, ReturnType<typeof edgeSet>>()
-  const boxes = boxesOf(source)
+  const { boxes, kinds } = shapeOf(source)
+  const features = source.features
   const geomOf = (s: number): GeomPtr => {
     let ptr = kept.get(s) ?? sourceGeos.get(s)
     if (ptr === undefined) {
       try {
-        ptr = toGeos(geos, source.features[s]!.geometry as Geometry)
+        ptr = toGeos(geos, features[s]!.geometry as Geometry)
       } catch (error) {
         throw new JoinInputError(400, `feature ${s} of dataset ${source.name}: ${(error as Error).message}`)
       }
@@ -303,7 +397,6 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
     }
     return ptr
   }
-  const boxOf = (s: number): BBox => [boxes[s * 4]!, boxes[s * 4 + 1]!, boxes[s * 4 + 2]!, boxes[s * 4 + 3]!]
   const check = (value: number, s: number): boolean => {
     if (value === 2) {
       throw new JoinInputError(
@@ -313,59 +406,72 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
     }
     return value === 1
   }
-  const nSource = source.features.length
+  // Operators for which a vertex strictly inside the reference settles the answer.
+  const vertexDecides = op === 'Intersects' || op === 'Disjoint' || op === 'DWithin'
+  const nSource = features.length
   try {
     for (let r = 0; r < ref.features.length; r++) {
       const refGeometry = ref.features[r]!.geometry
       const refBox = geometryBBox(refGeometry)
       if (!refGeometry || !refBox) continue
-      const refPtr = prepareRef(geos, input, r, refGeometry)
-      const prepared = geos.GEOSPrepare(refPtr)
+      const { entry, kept: refKept } = preparedRef(geos, input, r, refGeometry)
+      const refPtr = entry.ptr
+      const prepared = entry.prepared
       try {
         const refEdges = op === 'DWithin' ? edgeSet(refGeometry) : undefined
         const box: BBox = refEdges ? expandedBBox(refBox, refEdges, distance) : refBox
+        // Candidates in source order (a typed array sorts numerically without a comparator call).
         const candidates =
           op === 'Disjoint'
-            ? Array.from({ length: nSource }, (_, i) => i)
-            : source.index.search(box[0], box[1], box[2], box[3]).sort((a, b) => a - b)
-        const grid = op === 'Equals' ? undefined : CellGrid.build(refGeometry, refBox, candidates.length)
-        for (const s of candidates) {
-          const geometry = source.features[s]!.geometry
+            ? Int32Array.from({ length: nSource }, (_, i) => i)
+            : Int32Array.from(source.index.search(box[0], box[1], box[2], box[3])).sort()
+        const grid = op === 'Equals' ? undefined : gridFor(entry, refGeometry, refBox, candidates.length)
+        for (let c = 0; c < candidates.length; c++) {
+          const s = candidates[c]!
           if (filter && !filter(s)) continue
-          if (!geometry) {
+          const kind = kinds[s]
+          if (kind === KIND_NONE) {
             // An empty geometry is disjoint from everything and in no other relation (as in PostGIS).
-            if (op === 'Disjoint') {
-              pairs.push([s, r])
-              if (pairs.length > rowCap) break
-            }
+            if (op === 'Disjoint' && pairs.push(s, r) > rowCap) break
             continue
           }
           let hit: boolean | undefined
-          const point = isPoint(geometry) ? geometry.coordinates : undefined
+          // A point's box is the point: no need to read the feature to test it.
+          const point = kind === KIND_POINT
+          const px = boxes[s * 4]!
+          const py = boxes[s * 4 + 1]!
           if (grid) {
-            const where = point ? grid.point(point[0]!, point[1]!) : grid.box_(boxOf(s))
+            const where = point
+              ? grid.point(px, py)
+              : grid.box(boxes[s * 4]!, boxes[s * 4 + 1]!, boxes[s * 4 + 2]!, boxes[s * 4 + 3]!)
             if (where !== Where.Unknown) hit = decidedByGrid(op, where)
+            // A vertex strictly inside the reference: the interiors meet.
+            else if (vertexDecides && !point && grid.someVertexInterior(features[s]!.geometry!))
+              hit = decidedByGrid(op, Where.Interior)
           }
           if (hit === undefined)
             switch (op) {
               case 'Intersects':
                 hit = point
-                  ? check(geos.GEOSPreparedIntersectsXY(prepared, point[0]!, point[1]!), s)
+                  ? check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s)
                   : check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)
                 break
               case 'Disjoint': {
-                const b = boxOf(s)
-                const outside = b[0] > refBox[2] || b[2] < refBox[0] || b[1] > refBox[3] || b[3] < refBox[1]
+                const outside =
+                  boxes[s * 4]! > refBox[2] ||
+                  boxes[s * 4 + 2]! < refBox[0] ||
+                  boxes[s * 4 + 1]! > refBox[3] ||
+                  boxes[s * 4 + 3]! < refBox[1]
                 hit = outside
                   ? true
                   : point
-                    ? !check(geos.GEOSPreparedIntersectsXY(prepared, point[0]!, point[1]!), s)
+                    ? !check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s)
                     : check(geos.GEOSPreparedDisjoint(prepared, geomOf(s)), s)
                 break
               }
               case 'Within':
                 hit = point
-                  ? check(geos.GEOSPreparedContainsXY(prepared, point[0]!, point[1]!), s)
+                  ? check(geos.GEOSPreparedContainsXY(prepared, px, py), s)
                   : check(geos.GEOSPreparedContains(prepared, geomOf(s)), s)
                 break
               case 'Contains':
@@ -386,13 +492,13 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
               case 'DWithin': {
                 if (point) {
                   hit =
-                    check(geos.GEOSPreparedIntersectsXY(prepared, point[0]!, point[1]!), s) ||
-                    distanceToEdges(point[0]!, point[1]!, refEdges!, distance) <= distance
+                    check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s) ||
+                    distanceToEdges(px, py, refEdges!, distance) <= distance
                 } else if (check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)) {
                   hit = true
                 } else {
                   let edges = sourceEdges.get(s)
-                  if (!edges) sourceEdges.set(s, (edges = edgeSet(geometry)))
+                  if (!edges) sourceEdges.set(s, (edges = edgeSet(features[s]!.geometry)))
                   hit = distanceBetweenEdgeSets(edges, refEdges!, distance) <= distance
                 }
                 break
@@ -400,14 +506,10 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
               default:
                 throw new JoinInputError(400, `operator ${op} is not a spatial operator`, 'operator')
             }
-          if (hit) {
-            pairs.push([s, r])
-            if (pairs.length > rowCap) break
-          }
+          if (hit && pairs.push(s, r) > rowCap) break
         }
       } finally {
-        geos.GEOSPreparedGeom_destroy(prepared)
-        destroy(geos, refPtr)
+        if (!refKept) releasePrepared(geos, entry)
       }
       if (pairs.length > rowCap) break
     }
@@ -415,7 +517,7 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
     for (const ptr of sourceGeos.values()) destroy(geos, ptr)
   }
   const truncated = pairs.length > rowCap
-  if (truncated) pairs.length = rowCap
+  if (truncated) pairs.truncate(rowCap)
   return { pairs, truncated }
 }
 
@@ -424,10 +526,10 @@ function functionJoin(geos: Geos, input: JoinInput): JoinOutput {
   requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
   const holds = (s: number) => functionHolds(params, source.features[s]!.geometry)
   if (input.ref) return spatialJoin(geos, input, holds)
-  const pairs: Array<[number, number]> = []
-  for (let s = 0; s < source.features.length && pairs.length <= rowCap; s++) if (holds(s)) pairs.push([s, -1])
+  const pairs = new PairList()
+  for (let s = 0; s < source.features.length && pairs.length <= rowCap; s++) if (holds(s)) pairs.push(s, -1)
   const truncated = pairs.length > rowCap
-  if (truncated) pairs.length = rowCap
+  if (truncated) pairs.truncate(rowCap)
   return { pairs, truncated }
 }
 
@@ -500,19 +602,28 @@ function text(value: unknown): string {
   return String(value)
 }
 
+const utf8 = new TextEncoder()
+
+/** A property's value as the JSON string literal of its text (`text(value)`), into `out`. */
+function writeText(out: JsonChunkWriter, value: unknown): void {
+  if (typeof value === 'number') out.numberText(value)
+  else if (typeof value === 'string') out.string(value)
+  else out.string(text(value))
+}
+
 /**
- * Result rows of spec §2.4 as JSON text (`[{"prop1":"…"},…]`): string members prop1…propN, one per selected
- * column, built without an object per row.
+ * Result rows of spec §2.4 as UTF-8 JSON (`{"prop1":"…"},…`, without the brackets) written into `out`:
+ * string members prop1…propN, one per selected column, with no object or string per row; a reference
+ * feature's values are encoded once per join however many rows it is in.
  */
-export function resultRowsJson(
+export function writeResultRows(
   geos: Geos,
-  pairs: ReadonlyArray<[number, number]>,
+  pairs: PairList,
   sel: Selection,
   source: FeatureTable,
-  ref?: FeatureTable,
-): string {
-  const keys = sel.columns.map((_, i) => `"prop${i + 1}":`)
-  const parts: string[] = []
+  ref: FeatureTable | undefined,
+  out: JsonChunkWriter,
+): void {
   const wkt = (g: Geometry | null): string => {
     if (!g) return ''
     const ptr = toGeos(geos, g)
@@ -522,25 +633,64 @@ export function resultRowsJson(
       destroy(geos, ptr)
     }
   }
-  for (const [s, r] of pairs) {
-    let row = '{'
-    sel.columns.forEach((c, i) => {
-      const feature = c.table === 'source' ? source.features[s] : r >= 0 ? ref?.features[r] : undefined
-      const value = !feature ? '' : c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name])
-      row += (i > 0 ? ',' : '') + keys[i] + JSON.stringify(value)
-    })
-    parts.push(row + '}')
+  const columns = sel.columns.map((c, i) => ({
+    key: utf8.encode(`${i > 0 ? ',' : '{'}"prop${i + 1}":`),
+    fromSource: c.table === 'source',
+    geometry: c.geometry,
+    name: c.name,
+    memo: c.table === 'ref' && ref ? new Array<Uint8Array | undefined>(ref.features.length) : undefined,
+  }))
+  const empty = utf8.encode('""')
+  const rowEnd = utf8.encode(columns.length > 0 ? '}' : '{}')
+  const comma = utf8.encode(',')
+  const n = pairs.length
+  for (let i = 0; i < n; i++) {
+    if (i > 0) out.bytes(comma)
+    const s = pairs.source(i)
+    const r = pairs.reference(i)
+    for (const c of columns) {
+      out.bytes(c.key)
+      if (c.fromSource) {
+        const feature = source.features[s]
+        if (!feature) out.bytes(empty)
+        else if (c.geometry) out.string(wkt(feature.geometry))
+        else writeText(out, feature.properties[c.name])
+      } else if (r < 0 || !c.memo) {
+        out.bytes(empty)
+      } else {
+        let value = c.memo[r]
+        if (!value) {
+          const feature = ref?.features[r]
+          const literal = !feature
+            ? '""'
+            : JSON.stringify(c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name]))
+          value = c.memo[r] = utf8.encode(literal)
+        }
+        out.bytes(value)
+      }
+    }
+    out.bytes(rowEnd)
   }
-  return '[' + parts.join(',') + ']'
+}
+
+/** Result rows of spec §2.4 as one JSON array text (`[{"prop1":"…"},…]`). */
+export function resultRowsJson(
+  geos: Geos,
+  pairs: PairList,
+  sel: Selection,
+  source: FeatureTable,
+  ref?: FeatureTable,
+): string {
+  const parts: Buffer[] = []
+  const out = new JsonChunkWriter((bytes) => parts.push(Buffer.from(bytes)))
+  writeResultRows(geos, pairs, sel, source, ref, out)
+  out.flush()
+  return '[' + Buffer.concat(parts).toString('utf8') + ']'
 }
 
 /** Features of a saved result: the source geometry, every source property, every reference property as `ref_<name>`. */
-export function resultFeatures(
-  pairs: ReadonlyArray<[number, number]>,
-  source: FeatureTable,
-  ref?: FeatureTable,
-): DatasetFeature[] {
-  return pairs.map(([s, r]) => {
+export function resultFeatures(pairs: PairList, source: FeatureTable, ref?: FeatureTable): DatasetFeature[] {
+  return pairs.toArray().map(([s, r]) => {
     const sf = source.features[s]!
     const properties: Record<string, unknown> = { ...sf.properties }
     const rf = r >= 0 ? ref?.features[r] : undefined

@@ -3,7 +3,7 @@ import type { Feature } from 'geojson'
 import { describeIssues, primaryIssue, STATUS_BY_ISSUE_KIND } from '../../contract/common/issues'
 import { validateJoinRequest } from '../../contract/gis/join-params'
 import { JoinCancelled, type JoinPool } from '../engine/join-pool'
-import { errorBody, readJsonBody, sendJson, sendJsonText } from '../http-util'
+import { errorBody, JsonResponseWriter, readJsonBody, sendJson } from '../http-util'
 
 export interface JoinRouteOptions {
   workspaceDir: string
@@ -39,19 +39,26 @@ export async function handleJoin(
   res.on('close', () => {
     if (!res.writableFinished) controller.abort()
   })
+  // The answer is streamed as the worker serializes it: status and head first, then the rows in parts.
+  const writer = new JsonResponseWriter(res)
   try {
-    const reply = await options.pool.run(
+    await options.pool.run(
       {
         workspaceDir: options.workspaceDir,
         params: checked.value.params,
         body: checked.value.body as { features: Feature[] } | undefined,
         rowCap: options.rowCap,
       },
+      (part) => writer.write(part.status, part.bytes, part.last),
       controller.signal,
     )
-    sendJsonText(res, reply.status, reply.text)
   } catch (error) {
     if (error instanceof JoinCancelled) return
+    // Part of the body is out: the client must see a cut response, not a second status.
+    if (writer.headersSent) {
+      res.destroy(error instanceof Error ? error : undefined)
+      return
+    }
     throw error
   }
 }
