@@ -3,8 +3,8 @@ import type { OperationName, OperationResponse, Profile } from '../contract'
 import { createCore, type Core } from '../core/app-core'
 import { GeoFailure } from '../core/geo-failure'
 import type { SecretStore } from '../core/secrets/secret-store'
-import { resolveWorkspaceDir } from '../core/paths'
-import { startLocalService } from '../local-service'
+import { resolveDataDir, resolveWorkspaceDir } from '../core/paths'
+import { createWorkspacePort, startLocalService } from '../local-service'
 import type { ParsedArgs, FlagKind } from './args'
 
 export interface CliIo {
@@ -60,6 +60,8 @@ export function createCliContext(
         version: options.version,
         secretStore: options.secretStore,
         startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir({ env: io.env }) }),
+        dataDir: resolveDataDir({ env: io.env }),
+        localWorkspace: createWorkspacePort(resolveWorkspaceDir({ env: io.env })),
       })
       return core
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { jobProgressSchema } from './loop'
 import { secretsStatusSchema } from './secrets'
 import { settingsViewSchema } from './settings'
 
@@ -6,6 +7,8 @@ import { settingsViewSchema } from './settings'
 export const events = {
   'settings.changed': settingsViewSchema,
   'secrets.changed': secretsStatusSchema,
+  'job.progress': jobProgressSchema,
+  'datasets.changed': z.object({ reason: z.string() }),
 } as const
 
 export type Events = typeof events

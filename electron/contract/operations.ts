@@ -1,4 +1,17 @@
 import { z } from 'zod'
+import {
+  datasetFeaturesSchema,
+  datasetSchema,
+  drawingsSchema,
+  exportSaveRequestSchema,
+  featureCollectionSchema,
+  importRequestSchema,
+  joinParamsInputSchema,
+  joinRunRequestSchema,
+  joinRunSchema,
+  requestPreviewSchema,
+  runSummarySchema,
+} from './loop'
 import { secretTargetSchema, secretValueSchema, secretsStatusSchema } from './secrets'
 import { baseUrlsSchema, preferencesSchema, profileNameSchema, settingsViewSchema } from './settings'
 
@@ -67,6 +80,45 @@ export const operations = {
     'Set or replace a credential',
   ),
   'secrets.clear': op(secretTargetSchema.strict(), secretsStatusSchema, 'Remove a credential'),
+  'gis.layers': op(
+    empty,
+    z.object({ datasets: z.array(datasetSchema) }),
+    'Datasets of the active profile (§4.6)',
+  ),
+  'gis.previewJoin': op(
+    z.object({ params: joinParamsInputSchema, body: featureCollectionSchema.optional() }).strict(),
+    requestPreviewSchema,
+    'The exact join request (§4.5) with credentials redacted, as curl and as CLI',
+  ),
+  'gis.join': op(joinRunRequestSchema, joinRunSchema, 'Run a join (§4.5) on the active profile'),
+  'gis.cancelJoin': op(
+    z.object({ runId: z.string() }).strict(),
+    z.object({ cancelled: z.boolean() }),
+    'Cancel a running join',
+  ),
+  'datasets.features': op(
+    z.object({ name: z.string().min(1) }).strict(),
+    datasetFeaturesSchema,
+    'Features of a local dataset, to show on the map',
+  ),
+  'datasets.import': op(importRequestSchema, datasetSchema, 'Import a file into the local workspace'),
+  'drawings.load': op(empty, drawingsSchema, 'The saved drawings'),
+  'drawings.save': op(
+    z.object({ collection: featureCollectionSchema }).strict(),
+    z.object({ savedAt: z.string() }),
+    'Save the drawings (atomically)',
+  ),
+  'runs.list': op(empty, z.object({ runs: z.array(runSummarySchema) }), 'Join runs, newest first'),
+  'runs.get': op(
+    z.object({ id: z.string() }).strict(),
+    z.object({ run: runSummarySchema, result: joinRunSchema.optional() }),
+    'One run with its kept result',
+  ),
+  'export.save': op(
+    exportSaveRequestSchema,
+    z.object({ path: z.string().nullable() }),
+    'Save an export through the desktop save dialog (null when the user cancels)',
+  ),
 } as const
 
 export type Operations = typeof operations

@@ -81,3 +81,4 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     },
   }
 }
+export { createWorkspacePort } from './workspace-port'

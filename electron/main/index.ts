@@ -3,9 +3,10 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
-import { resolveConfigDir, resolveWorkspaceDir } from '../core/paths'
-import { startLocalService } from '../local-service'
+import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
+import { createWorkspacePort, startLocalService } from '../local-service'
 import { forwardEvent, registerOperations } from './ipc'
+import { ElectronSaveDialog } from './save-dialog'
 import {
   APP_ORIGIN,
   APP_SCHEME,
@@ -66,8 +67,12 @@ void app.whenReady().then(async () => {
     )
   }
 
+  const saveDialog = new ElectronSaveDialog()
   const core = await createCore({
     configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
+    dataDir: resolveDataDir(),
+    localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
+    saveDialog,
     host: 'electron',
     version: app.getVersion(),
     startLocalService: () =>
@@ -84,6 +89,7 @@ void app.whenReady().then(async () => {
   registerOperations(ipcMain, core.call, origins)
 
   const window = createAppWindow({ preloadPath, origins, url: devServerUrl ?? `${APP_ORIGIN}/index.html` })
+  saveDialog.parent = window
   core.events.subscribe((name, payload) => {
     if (!window.isDestroyed())
       forwardEvent((channel, p) => window.webContents.send(channel, p), name, payload)

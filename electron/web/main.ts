@@ -1,8 +1,8 @@
 import path from 'node:path'
 import { parseArgs } from '../cli/args'
 import { createCore } from '../core/app-core'
-import { resolveConfigDir, resolveWorkspaceDir } from '../core/paths'
-import { startLocalService } from '../local-service'
+import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
+import { createWorkspacePort, startLocalService } from '../local-service'
 import { startWebHost } from './server'
 import { version } from '../../package.json'
 
@@ -28,6 +28,9 @@ const core = await createCore({
   host: 'web',
   version,
   startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir() }),
+  dataDir: resolveDataDir(),
+  // No saveDialog: the browser downloads exports, so export.save answers local-configuration here.
+  localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
 })
 try {
   const local = await core.ensureLocalService()

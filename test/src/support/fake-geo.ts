@@ -19,9 +19,16 @@ import {
   type GeoEventsApi,
   type OperationName,
   type Result,
+  type Dataset,
+  type RunSummary,
   type SecretsStatus,
   type SettingsView,
 } from '@contract/index'
+
+interface FeatureCollectionLike {
+  type: 'FeatureCollection'
+  features: unknown[]
+}
 
 type Listener = (payload: unknown) => void
 
@@ -30,8 +37,22 @@ export interface FakeGeo {
   geoEvents: GeoEventsApi
   /** Values as the host's keychain holds them, by "profile/name". */
   keychain: Map<string, string>
-  state: { view: SettingsView; store: SecretsStatus['store']; warning?: string }
+  state: {
+    view: SettingsView
+    store: SecretsStatus['store']
+    warning?: string
+    datasets: Dataset[]
+    /** GeoJSON text per local dataset, for datasets.features. */
+    features: Map<string, string>
+    drawings: FeatureCollectionLike
+    runs: RunSummary[]
+  }
   failNext(name: OperationName, error: GeoError): void
+  /** Script one operation's answers for a test (the request is validated by the contract first). */
+  respond<K extends OperationName>(
+    name: K,
+    handler: (request: never) => Result<unknown> | Promise<Result<unknown>>,
+  ): void
   emit<K extends EventName>(name: K, payload: EventPayload<K>): void
   reset(): void
 }
@@ -46,7 +67,16 @@ export function createFakeGeo(): FakeGeo {
     profiles: [{ name: LOCAL_PROFILE, builtIn: true, urls: null }],
     preferences: structuredClone(DEFAULT_PREFERENCES),
   })
-  const state: FakeGeo['state'] = { view: initialView(), store: 'keychain' }
+  const initialState = (): FakeGeo['state'] => ({
+    view: initialView(),
+    store: 'keychain',
+    datasets: [],
+    features: new Map(),
+    drawings: { type: 'FeatureCollection', features: [] },
+    runs: [],
+  })
+  const state: FakeGeo['state'] = initialState()
+  const scripted = new Map<OperationName, (request: never) => Result<unknown> | Promise<Result<unknown>>>()
 
   const status = (profile: string): SecretsStatus => ({
     profile,
@@ -58,7 +88,7 @@ export function createFakeGeo(): FakeGeo {
     }),
   })
 
-  const handlers: { [K in OperationName]: (request: never) => Result<unknown> } = {
+  const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
     'app.info': () =>
       ok({ name: 'Geo Analyst', version: '0.0.0-test', host: 'web', platform: 'test', configDir: '/tmp/x' }),
     'settings.get': () => ok(state.view),
@@ -100,6 +130,43 @@ export function createFakeGeo(): FakeGeo {
       updatedAt.delete(`${owner}/${name}`)
       return ok(status(owner))
     },
+    'gis.layers': () => ok({ datasets: state.datasets }),
+    'gis.previewJoin': () =>
+      ok({
+        method: 'POST',
+        url: 'http://127.0.0.1:1/mgis/query_apply/join',
+        query: [],
+        headers: [['Authorization', 'Bearer [REDACTED]']],
+        curl: "curl -X POST 'http://127.0.0.1:1/mgis/query_apply/join' -H 'Authorization: Bearer [REDACTED]'",
+        cli: 'geo-analyst call gis.join',
+      }),
+    'gis.join': ({ runId }: { runId: string }) => ok({ runId, rows: [], partial: false, durationMs: 1 }),
+    'gis.cancelJoin': () => ok({ cancelled: true }),
+    'datasets.features': ({ name }: { name: string }) => {
+      const geojson = state.features.get(name)
+      if (geojson === undefined) return fail('not-found', `no local dataset named "${name}"`)
+      return ok({
+        name,
+        geojson,
+        featureCount: (JSON.parse(geojson) as FeatureCollectionLike).features.length,
+      })
+    },
+    'datasets.import': ({ fileName }: { fileName: string }) => {
+      const dataset: Dataset = { layername: fileName.replace(/\.[^.]*$/, ''), local: true }
+      state.datasets = [...state.datasets, dataset]
+      return ok(dataset)
+    },
+    'drawings.load': () => ok({ collection: state.drawings }),
+    'drawings.save': ({ collection }: { collection: FeatureCollectionLike }) => {
+      state.drawings = collection
+      return ok({ savedAt: '2026-11-22T10:15:00.000Z' })
+    },
+    'runs.list': () => ok({ runs: state.runs }),
+    'runs.get': ({ id }: { id: string }) => {
+      const run = state.runs.find((r) => r.id === id)
+      return run ? ok({ run }) : fail('not-found', `no run ${id}`)
+    },
+    'export.save': ({ suggestedName }: { suggestedName: string }) => ok({ path: `/tmp/${suggestedName}` }),
   }
 
   const geo = Object.fromEntries(
@@ -113,7 +180,7 @@ export function createFakeGeo(): FakeGeo {
         }
         const parsed = operations[name].request.safeParse(request)
         if (!parsed.success) return validationFailure(parsed.error)
-        return handlers[name](parsed.data as never)
+        return (scripted.get(name) ?? handlers[name])(parsed.data as never)
       }),
     ]),
   ) as unknown as GeoApi
@@ -133,14 +200,15 @@ export function createFakeGeo(): FakeGeo {
     keychain,
     state,
     failNext: (name, error) => failures.set(name, error),
+    respond: (name, handler) => void scripted.set(name, handler),
     emit: (name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)),
     reset() {
       keychain.clear()
       updatedAt.clear()
       failures.clear()
       listeners.clear()
-      state.view = initialView()
-      state.store = 'keychain'
+      scripted.clear()
+      Object.assign(state, initialState())
       delete state.warning
       for (const fn of Object.values(geo)) (fn as ReturnType<typeof vi.fn>).mockClear()
     },

@@ -1,0 +1,22 @@
+/**
+ * The built-in local workspace as the core sees it. Hosts inject an implementation (the local service's
+ * adapter, `electron/local-service/workspace-port.ts`); the core never imports the local service.
+ * Implementations throw `GeoFailure` with a failure class naming what is wrong (validation, conflict,
+ * not-found) and leave the workspace as it was on any failure.
+ */
+export interface LocalWorkspacePort {
+  /** A dataset's features as RFC 7946 GeoJSON text (WGS84 longitude/latitude). */
+  features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
+  /** Import a file's bytes as a new dataset; the file name tells the format (.geojson, .csv, .kml, .zip, ...). */
+  importFile(input: { fileName: string; bytes: Uint8Array; name?: string }): Promise<LocalDatasetInfo>
+}
+
+/** What the workspace knows about a dataset, in the contract's terms. */
+export interface LocalDatasetInfo {
+  layername: string
+  geometrytype: string
+  source: string
+  fields: Array<{ name: string; type: string }>
+  featureCount: number
+  extent?: [number, number, number, number]
+}

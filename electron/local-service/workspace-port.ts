@@ -1,0 +1,94 @@
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { GeoFailure } from '../core/geo-failure'
+import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
+import { ImportError } from './import/crs'
+import { importFile } from './import/import-dataset'
+import { nameFromFile, Workspace, WorkspaceError, type DatasetManifest } from './workspace/workspace'
+
+/** A manifest in the contract's terms. */
+export function datasetInfo(manifest: DatasetManifest): LocalDatasetInfo {
+  return {
+    layername: manifest.name,
+    geometrytype: manifest.geometryType,
+    source: manifest.source,
+    fields: manifest.fields.map((f) => ({ name: f.name, type: f.type })),
+    featureCount: manifest.featureCount,
+    ...(manifest.extent ? { extent: manifest.extent } : {}),
+  }
+}
+
+function failureOf(error: unknown, operation: string): unknown {
+  if (error instanceof WorkspaceError) {
+    switch (error.kind) {
+      case 'invalid-name':
+        return new GeoFailure('validation', `${operation}: ${error.message}`, { field: 'name' })
+      case 'conflict':
+        return new GeoFailure(
+          'conflict',
+          `${operation}: ${error.message}; nothing was overwritten — choose another name`,
+          { field: 'name' },
+        )
+      case 'not-found':
+        return new GeoFailure('not-found', `${operation}: ${error.message}`, { field: 'name' })
+      case 'corrupt':
+        return new GeoFailure('unclassified', `${operation}: ${error.message}`)
+    }
+  }
+  if (error instanceof ImportError) {
+    return new GeoFailure('validation', `${operation}: ${error.message}; the workspace was left as it was`, {
+      field: 'contentBase64',
+    })
+  }
+  return error
+}
+
+/**
+ * The core's `LocalWorkspacePort` over the local service's workspace folder: features of a dataset as
+ * GeoJSON text (see docs/decisions/004-bulk-geometry-transfer.md) and imports through the same code as
+ * `geo-analyst import` (format detection, reprojection, coordinate checks, atomic appearance).
+ */
+export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
+  const workspace = new Workspace(workspaceDir)
+  return {
+    async features(name) {
+      try {
+        const found = await workspace.find(name)
+        if (!found) throw new WorkspaceError('not-found', `No dataset named "${name}" in the workspace`)
+        const { manifest, features } = await workspace.read(found.name)
+        const geojson = JSON.stringify({
+          type: 'FeatureCollection',
+          features: features.map((f, i) => ({
+            type: 'Feature',
+            id: i,
+            properties: f.properties,
+            geometry: f.geometry,
+          })),
+        })
+        return { name: manifest.name, geojson, featureCount: features.length }
+      } catch (error) {
+        throw failureOf(error, 'datasets.features')
+      }
+    },
+    async importFile({ fileName, bytes, name }) {
+      // The readers take a file: stage the bytes under a private temp folder, keeping only the base name
+      // (a browser or Windows path may use either separator).
+      const original = fileName.split(/[\\/]/).pop() || 'upload'
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-analyst-import-'))
+      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
+      try {
+        await fs.writeFile(file, bytes, { mode: 0o600 })
+        const manifest = await importFile(workspace, file, {
+          name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
+          displayName: original,
+        })
+        return datasetInfo(manifest)
+      } catch (error) {
+        throw failureOf(error, 'datasets.import')
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}

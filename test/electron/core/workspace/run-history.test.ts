@@ -1,0 +1,109 @@
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { JoinRun } from '../../../../electron/contract'
+import { Redactor } from '../../../../electron/core/http/redactor'
+import { RUN_HISTORY_LIMITS, RunHistory } from '../../../../electron/core/workspace/run-history'
+import { useTempDirs } from '../../../support/temp-dir'
+
+const tempDir = useTempDirs()
+
+const result = (runId: string, rows: number): JoinRun => ({
+  runId,
+  rows: Array.from({ length: rows }, (_, i) => ({ prop1: `row ${i}` })),
+  partial: false,
+  status: 200,
+  durationMs: 5,
+})
+
+const run = (id: string) => ({
+  id,
+  time: new Date().toISOString(),
+  profile: 'Local',
+  params: { queryType: 'basic', datasetSource: 'a' },
+  durationMs: 5,
+  status: 200,
+})
+
+describe('RunHistory', () => {
+  it('lists newest first and keeps the rows of only the newest runs within the count bound', async () => {
+    const dataDir = tempDir()
+    const history = new RunHistory(dataDir, new Redactor(), { ...RUN_HISTORY_LIMITS, maxResults: 2 })
+    for (const id of ['r1', 'r2', 'r3', 'r4'])
+      await history.record({ ...run(id), rowCount: 3 }, result(id, 3))
+    const list = await history.list()
+    expect(list.map((r) => [r.id, r.hasResult])).toEqual([
+      ['r4', true],
+      ['r3', true],
+      ['r2', false],
+      ['r1', false],
+    ])
+    expect((await fs.readdir(path.join(dataDir, 'runs', 'results'))).sort()).toEqual(['r3.json', 'r4.json'])
+    expect((await history.get('r4'))?.result?.rows).toHaveLength(3)
+    expect(await history.get('r1')).toEqual({ run: list[3] })
+  })
+
+  it('keeps results within the byte bound, newest first, and never one larger than the bound', async () => {
+    const dataDir = tempDir()
+    const small = JSON.stringify(result('x', 10)).length
+    const history = new RunHistory(dataDir, new Redactor(), {
+      ...RUN_HISTORY_LIMITS,
+      maxResultBytes: small * 2 + 10,
+    })
+    await history.record(run('big'), result('big', 1000))
+    await history.record(run('s1'), result('s1', 10))
+    await history.record(run('s2'), result('s2', 10))
+    await history.record(run('s3'), result('s3', 10))
+    const list = await history.list()
+    expect(list.map((r) => [r.id, r.hasResult])).toEqual([
+      ['s3', true],
+      ['s2', true],
+      ['s1', false],
+      ['big', false],
+    ])
+  })
+
+  it('gives a repeated runId its own entry', async () => {
+    const history = new RunHistory(tempDir(), new Redactor())
+    await history.record(run('same'), result('same', 1))
+    const second = await history.record(run('same'), result('same', 2))
+    expect(second.id).toBe('same-2')
+    expect((await history.get('same-2'))?.result?.rows).toHaveLength(2)
+    expect((await history.get('same'))?.result?.rows).toHaveLength(1)
+  })
+
+  it('writes no credential: params, messages and rows are redacted', async () => {
+    const dataDir = tempDir()
+    const redactor = new Redactor()
+    const secret = 'sekret-token-123456'
+    redactor.remember(secret)
+    const history = new RunHistory(dataDir, redactor)
+    await history.record(
+      {
+        ...run('leaky'),
+        params: { datasetSource: secret },
+        failureClass: 'authentication',
+        message: `bad ${secret}`,
+      },
+      { ...result('leaky', 1), rows: [{ prop1: secret }] },
+    )
+    const files = [
+      path.join(dataDir, 'runs', 'index.json'),
+      path.join(dataDir, 'runs', 'results', 'leaky.json'),
+    ]
+    for (const file of files) expect(await fs.readFile(file, 'utf8')).not.toContain(secret)
+  })
+
+  it('moves a damaged index aside and starts again', async () => {
+    const dataDir = tempDir()
+    await fs.mkdir(path.join(dataDir, 'runs'), { recursive: true })
+    await fs.writeFile(path.join(dataDir, 'runs', 'index.json'), '{"version":1,"runs":[{"id"')
+    const history = new RunHistory(dataDir, new Redactor())
+    expect(await history.list()).toEqual([])
+    await history.record(run('fresh'))
+    expect((await history.list()).map((r) => r.id)).toEqual(['fresh'])
+    expect((await fs.readdir(path.join(dataDir, 'runs'))).some((f) => f.startsWith('index.corrupt-'))).toBe(
+      true,
+    )
+  })
+})
