@@ -81,6 +81,24 @@ describe('the app shell in the browser host', () => {
       const canary = `canary-${randomBytes(10).toString('hex')}`
       await page.getByRole('button', { name: 'Settings' }).click()
       await page.getByRole('heading', { name: 'Settings' }).waitFor()
+      // A remote profile of the user's own: the Local profile's credentials come from the local service.
+      await page.getByRole('button', { name: 'New profile' }).click()
+      await page.getByRole('textbox', { name: 'Profile name' }).fill('Cloud')
+      for (const key of [
+        'atlas_url',
+        'advancedmaps_url',
+        'mgis_url',
+        'mgis_v2_url',
+        'telematics_url',
+        'aiml_url',
+      ]) {
+        await page
+          .getByRole('textbox', { name: key, exact: true })
+          .fill(`https://${key.replace(/_/g, '-')}.example.com`)
+      }
+      await page.getByRole('button', { name: 'Save profile' }).click()
+      await page.getByRole('button', { name: 'Use Cloud' }).click()
+      await page.getByRole('heading', { name: 'Credentials of profile “Cloud”' }).waitFor()
       const field = page.getByLabel('Bearer token (all groups)', { exact: true })
       await field.fill(canary)
       await page.getByRole('button', { name: 'Save Bearer token (all groups)' }).click()
@@ -90,7 +108,7 @@ describe('the app shell in the browser host', () => {
       // The value reached the Secret Service and nothing else: no config file and no host log holds it.
       const stored = execFileSync(
         'secret-tool',
-        ['lookup', 'service', 'geo-analyst', 'username', 'Local:token'],
+        ['lookup', 'service', 'geo-analyst', 'username', 'Cloud:token'],
         { encoding: 'utf8' },
       )
       expect(stored).toBe(canary)

@@ -1,8 +1,12 @@
 import type { CredentialStatus } from '@contract/secrets'
 
-/** "Set (2026-11-22 14:05 UTC)", "Set" when the time is unknown, or "Not set". */
+/**
+ * "Set (2026-11-22 14:05 UTC)", "Set" when the time is unknown, "Provided by the built-in local service"
+ * for the Local profile's own credentials, or "Not set".
+ */
 export function credentialStatusText(status: CredentialStatus | undefined): string {
   if (!status?.set) return 'Not set'
+  if (status.managed) return 'Provided by the built-in local service'
   if (!status.updatedAt) return 'Set'
   const when = new Date(status.updatedAt)
   if (Number.isNaN(when.getTime())) return 'Set'

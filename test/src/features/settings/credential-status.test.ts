@@ -14,4 +14,10 @@ describe('credentialStatusText', () => {
     expect(credentialStatusText({ name: 'token', set: false })).toBe('Not set')
     expect(credentialStatusText(undefined)).toBe('Not set')
   })
+
+  it('names the local service as the source of the Local profile’s own credentials', () => {
+    expect(credentialStatusText({ name: 'token', set: true, managed: true })).toBe(
+      'Provided by the built-in local service',
+    )
+  })
 })
