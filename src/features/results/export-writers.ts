@@ -1,0 +1,79 @@
+import type { Geometry } from 'geojson'
+import { csvLine } from '../../geo/csv'
+import { rewindGeometry } from '../../geo/rfc7946'
+import { toWkt } from '../../geo/wkt'
+import type { ResultColumn } from './results-columns'
+
+/** What an export holds: exactly the table's rows (after filter and sort) and its columns, by their names. */
+export interface ExportTable {
+  columns: readonly ResultColumn[]
+  rows: ReadonlyArray<Readonly<Record<string, string>>>
+  /** The column holding geometry (kept out of the properties: it becomes the feature's geometry). */
+  geometryKey: string | null
+  geometryOf(row: Readonly<Record<string, string>>): Geometry | null
+}
+
+export type Progress = (done: number, total: number) => void
+
+const CHUNK_ROWS = 2000
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
+ * RFC 7946 FeatureCollection text, in parts of CHUNK_ROWS features, yielding to the page between parts
+ * so a progress bar can move: WGS84 lon/lat (as the service gives), right-hand-rule rings,
+ * properties named as the table names its columns.
+ */
+export async function geoJsonParts(table: ExportTable, progress?: Progress): Promise<string[]> {
+  const props = table.columns.filter((c) => c.key !== table.geometryKey)
+  const parts: string[] = ['{"type":"FeatureCollection","features":[']
+  const total = table.rows.length
+  for (let start = 0; start < total; start += CHUNK_ROWS) {
+    const chunk: string[] = []
+    for (const row of table.rows.slice(start, start + CHUNK_ROWS)) {
+      const properties: Record<string, string> = {}
+      for (const c of props) properties[c.label] = row[c.key] ?? ''
+      const geometry = rewindGeometry(table.geometryOf(row))
+      chunk.push(JSON.stringify({ type: 'Feature', geometry, properties }))
+    }
+    parts.push((start > 0 ? ',' : '') + chunk.join(','))
+    progress?.(Math.min(total, start + CHUNK_ROWS), total)
+    if (start + CHUNK_ROWS < total) await pause()
+  }
+  parts.push(']}\n')
+  if (total === 0) progress?.(0, 0)
+  return parts
+}
+
+/** CSV with the geometry as WKT in a first column `wkt`, then the table's columns by their names. */
+export async function csvParts(table: ExportTable, progress?: Progress): Promise<string[]> {
+  const props = table.columns.filter((c) => c.key !== table.geometryKey)
+  const parts: string[] = [csvLine(['wkt', ...props.map((c) => c.label)])]
+  const total = table.rows.length
+  for (let start = 0; start < total; start += CHUNK_ROWS) {
+    let chunk = ''
+    for (const row of table.rows.slice(start, start + CHUNK_ROWS)) {
+      chunk += csvLine([toWkt(table.geometryOf(row)), ...props.map((c) => row[c.key] ?? '')])
+    }
+    parts.push(chunk)
+    progress?.(Math.min(total, start + CHUNK_ROWS), total)
+    if (start + CHUNK_ROWS < total) await pause()
+  }
+  return parts
+}
+
+/** Drawn shapes as an RFC 7946 FeatureCollection (rings rewound, ids and properties kept). */
+export function drawingsGeoJson(collection: {
+  features: ReadonlyArray<{
+    id?: string | number
+    properties: Record<string, unknown> | null
+    geometry: unknown
+  }>
+}): string {
+  const features = collection.features.map((f) => ({
+    type: 'Feature',
+    ...(f.id !== undefined ? { id: f.id } : {}),
+    geometry: rewindGeometry((f.geometry ?? null) as Geometry | null),
+    properties: f.properties ?? {},
+  }))
+  return JSON.stringify({ type: 'FeatureCollection', features }) + '\n'
+}
