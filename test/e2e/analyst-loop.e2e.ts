@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { readFileSync } from 'node:fs'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { openApp, pageProblems, useAppSession } from '../support/app'
 import { saveScreenshot } from '../support/screenshots'
 
 /**
@@ -11,17 +11,7 @@ import { saveScreenshot } from '../support/screenshots'
  * acted as a person would: by role and accessible name, with mouse and keyboard.
  */
 
-let browser: Browser
-let host: RunningHost
-
-beforeAll(async () => {
-  ;[browser, host] = await Promise.all([launchBrowser(), startHost()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-})
+const session = useAppSession()
 
 /** The results layer's colour (#c026d3) and the highlight of the selected row's feature (#f59e0b). */
 const RESULTS_RGB = [192, 38, 211] as const
@@ -123,7 +113,7 @@ async function downloadJson(
 
 describe("the analyst's loop in the browser host", () => {
   it('draws a polygon, joins india_cities with it, sees rows and features, saves, exports, and keeps the drawing', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_cities' }).waitFor({ timeout: 30_000 })
 
@@ -259,7 +249,7 @@ describe("the analyst's loop in the browser host", () => {
   })
 
   it('DWithin without a distance shows the rule and sends nothing', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     const joins: string[] = []
     page.on('request', (r) => {
       if (r.url().includes('/api/op/gis.join')) joins.push(r.url())
@@ -292,7 +282,7 @@ describe("the analyst's loop in the browser host", () => {
   })
 
   it('cancels a long run', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_cities' }).waitFor({ timeout: 30_000 })
     // A generated 200,000-point dataset, imported through the Datasets panel's file input.

@@ -1,20 +1,10 @@
 /// <reference lib="dom" />
-import type { Browser, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { openApp, pageProblems, useAppSession } from '../support/app'
 import { saveScreenshot } from '../support/screenshots'
 
-let browser: Browser
-let host: RunningHost
-
-beforeAll(async () => {
-  ;[browser, host] = await Promise.all([launchBrowser(), startHost()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-})
+const session = useAppSession()
 
 interface MapFrame {
   /** A pixel on the page at a fraction of the map's width and height. */
@@ -84,7 +74,7 @@ async function waitForSave(page: Page, count: number): Promise<void> {
 
 describe('drawing on the map in the browser host', () => {
   it('draws a polygon by clicking, undoes and redoes it, flags a bow-tie, and keeps both after a reload', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -120,7 +110,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('draws a rectangle and a 64-vertex circle, then selects, moves and deletes by mouse and keyboard', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -171,7 +161,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('shows india_states on the map with its legend', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     await openMap(page)
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_states' }).waitFor()
@@ -187,7 +177,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('imports a file into the local workspace with "Import file", lists it and shows it on the map', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     await openMap(page)
     await page
       .getByRole('list', { name: 'Datasets' })
@@ -241,7 +231,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('imports shapes from a GeoJSON file through the "Import shapes" file chooser', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     await openMap(page)
     await clearDrawings(page)
     const zone = {
@@ -287,7 +277,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('draws a polygon over a region with india_cities shown (README screenshot)', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     const map = await openMap(page)
     await clearDrawings(page)
     await page.getByRole('button', { name: 'Show india_cities on map' }).click()

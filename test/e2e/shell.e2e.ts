@@ -2,25 +2,15 @@
 /// <reference lib="dom.iterable" />
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { countOccurrences, readTree } from '../support/files'
-import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
+import { openApp, pageProblems, useAppSession } from '../support/app'
 import { keychainAvailability } from '../support/keychain'
 import { saveScreenshot } from '../support/screenshots'
 
 const keychain = await keychainAvailability()
-let browser: Browser
-let host: RunningHost
-
-beforeAll(async () => {
-  ;[browser, host] = await Promise.all([launchBrowser(), startHost()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await host?.stop()
-})
+const session = useAppSession()
 
 /** Share of sampled map pixels that are neither blank nor one flat colour: the basemap is drawn. */
 async function basemapCoverage(page: Page): Promise<{ colours: number; painted: number }> {
@@ -47,7 +37,7 @@ async function basemapCoverage(page: Page): Promise<{ colours: number; painted: 
 
 describe('the app shell in the browser host', () => {
   it('opens with the map of India drawn from the offline basemap', async () => {
-    const page = await openApp(browser, host)
+    const page = await openApp(session.browser, session.host)
     await expect.poll(() => page.title()).toMatch(/Geo Analyst/)
     const map = page.getByRole('region', { name: 'Map' })
     await map.waitFor()
@@ -77,7 +67,7 @@ describe('the app shell in the browser host', () => {
   it.skipIf(!keychain.available)(
     'saves a credential from the Settings screen as set, never showing its value',
     async () => {
-      const page = await openApp(browser, host)
+      const page = await openApp(session.browser, session.host)
       const canary = `canary-${randomBytes(10).toString('hex')}`
       await page.getByRole('button', { name: 'Settings' }).click()
       await page.getByRole('heading', { name: 'Settings' }).waitFor()
@@ -112,9 +102,9 @@ describe('the app shell in the browser host', () => {
         { encoding: 'utf8' },
       )
       expect(stored).toBe(canary)
-      for (const { file, text } of readTree(host.configDir))
+      for (const { file, text } of readTree(session.host.configDir))
         expect(countOccurrences(text, canary), file).toBe(0)
-      expect(host.output()).not.toContain(canary)
+      expect(session.host.output()).not.toContain(canary)
       await page.context().close()
     },
   )

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -103,4 +104,17 @@ export async function openApp(
 
 export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? []
+}
+
+/** One browser and one browser host for a test file: started before its tests, stopped after them. */
+export function useAppSession(): { readonly browser: Browser; readonly host: RunningHost } {
+  const session = {} as { browser: Browser; host: RunningHost }
+  beforeAll(async () => {
+    ;[session.browser, session.host] = await Promise.all([launchBrowser(), startHost()])
+  })
+  afterAll(async () => {
+    await session.browser?.close()
+    await session.host?.stop()
+  })
+  return session
 }
