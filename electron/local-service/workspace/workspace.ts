@@ -46,14 +46,31 @@ const MANIFEST = 'manifest.json'
 const DATA = 'data.fgb'
 const INDEX = 'index.flatbush'
 
-/** A dataset name is safe as a folder name everywhere: the join's rule for new dataset names. */
-export function checkDatasetName(name: string): void {
+/** Device names Windows reserves in every folder, with or without an extension (checked on every OS). */
+const WINDOWS_RESERVED = /^(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?$/i
+
+/** The rule for a path segment of a dataset folder (the join's rule for new dataset names). */
+function checkFolderName(name: string): void {
   if (!NEW_DATASET_NAME_RULE.test(name)) {
     throw new WorkspaceError(
       'invalid-name',
       `Dataset name "${name.slice(0, 80)}" ${NEW_DATASET_NAME_MESSAGE}`,
     )
   }
+}
+
+/**
+ * A new dataset's name is safe as a folder name everywhere, so a workspace moves between machines: the
+ * join's rule for new dataset names, and none of the device names Windows reserves.
+ */
+export function checkDatasetName(name: string): void {
+  if (WINDOWS_RESERVED.test(name)) {
+    throw new WorkspaceError(
+      'invalid-name',
+      `Dataset name "${name.slice(0, 80)}" is reserved on Windows (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9, in any letter case, with or without an extension); choose another name so the workspace can move to any machine`,
+    )
+  }
+  checkFolderName(name)
 }
 
 /** A valid dataset name made from a file name: unsafe characters become underscores. */
@@ -87,7 +104,8 @@ export class Workspace {
   constructor(readonly dir: string) {}
 
   private datasetDir(name: string): string {
-    checkDatasetName(name)
+    // Existing datasets are read under the folder rule only (one made before reserved names were refused stays readable).
+    checkFolderName(name)
     return path.join(this.dir, DATASETS, name)
   }
 
@@ -151,6 +169,7 @@ export class Workspace {
     features: readonly DatasetFeature[],
     options: { source: string; fields?: FieldInfo[] },
   ): Promise<DatasetManifest> {
+    checkDatasetName(name)
     const target = this.datasetDir(name)
     if (await this.find(name))
       throw new WorkspaceError('conflict', `A dataset named "${name}" already exists`)
