@@ -4,7 +4,8 @@ import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js'
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js'
 import { Feature } from 'flatgeobuf/lib/mjs/flat-geobuf/feature.js'
 import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js'
-import { buildFeature, parseProperties } from 'flatgeobuf/lib/mjs/generic/feature.js'
+import { parseProperties } from 'flatgeobuf/lib/mjs/generic/feature.js'
+import { buildGeometry } from 'flatgeobuf/lib/mjs/generic/geometry.js'
 import { buildHeader } from 'flatgeobuf/lib/mjs/generic/featurecollection.js'
 import { fromFeature } from 'flatgeobuf/lib/mjs/geojson/feature.js'
 import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
@@ -52,6 +53,66 @@ function column(field: FieldInfo): ColumnMeta {
   }
 }
 
+/** One builder and one property buffer per thread, reused for every feature (a builder per feature was most of the writing time). */
+const builder = new flatbuffers.Builder(1024)
+let scratch = new Uint8Array(1024)
+let scratchView = new DataView(scratch.buffer)
+const utf8 = new TextEncoder()
+
+function room(needed: number): void {
+  if (needed <= scratch.length) return
+  const grown = new Uint8Array(Math.max(needed, scratch.length * 2))
+  grown.set(scratch)
+  scratch = grown
+  scratchView = new DataView(scratch.buffer)
+}
+
+/**
+ * A feature as a size-prefixed FlatBuffer, laid out as the flatgeobuf library's `buildFeature` lays it
+ * out (properties: column index, then the value; text as length and UTF-8), for the column types this
+ * module writes. The result is a view into the shared builder: copy it before the next call.
+ */
+function encodeFeature(
+  geometry: ReturnType<typeof parseGeometry>,
+  values: readonly unknown[],
+  fields: readonly FieldInfo[],
+): Uint8Array {
+  let at = 0
+  values.forEach((value, i) => {
+    if (value === null || value === undefined) return
+    switch (fields[i]!.type) {
+      case 'boolean':
+        room(at + 3)
+        scratchView.setUint16(at, i, true)
+        scratchView.setUint8(at + 2, value ? 1 : 0)
+        at += 3
+        break
+      case 'number':
+        room(at + 10)
+        scratchView.setUint16(at, i, true)
+        scratchView.setFloat64(at + 2, value as number, true)
+        at += 10
+        break
+      default: {
+        const text = value as string
+        room(at + 6 + text.length * 3)
+        scratchView.setUint16(at, i, true)
+        const { written } = utf8.encodeInto(text, scratch.subarray(at + 6))
+        scratchView.setUint32(at + 2, written, true)
+        at += 6 + written
+      }
+    }
+  })
+  builder.clear()
+  const properties = at > 0 ? Feature.createPropertiesVector(builder, scratch.subarray(0, at)) : 0
+  const geometryOffset = buildGeometry(builder, geometry)
+  Feature.startFeature(builder)
+  Feature.addGeometry(builder, geometryOffset)
+  if (properties) Feature.addProperties(builder, properties)
+  builder.finishSizePrefixed(Feature.endFeature(builder))
+  return builder.asUint8Array()
+}
+
 /**
  * A size-prefixed FlatBuffer grown to a multiple of 8 bytes (zeros at its end, the prefix updated), so the
  * next one starts 8-aligned: a feature without doubles (a null geometry) is only 4-aligned, and readers view
@@ -86,10 +147,21 @@ export function writeFlatGeobuf(
     description: null,
     metadata: null,
   }
-  const parts: Uint8Array[] = [
-    new Uint8Array([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]),
-    padded(buildHeader(header, 4326)),
-  ]
+  // Each feature is appended as it is built: a built feature is a view into its builder's buffer, and
+  // keeping a million of those alive held a gigabyte.
+  let out = new Uint8Array(1 << 16)
+  let length = 0
+  const append = (part: Uint8Array) => {
+    if (length + part.length > out.length) {
+      const grown = new Uint8Array(Math.max(out.length * 2, length + part.length))
+      grown.set(out.subarray(0, length))
+      out = grown
+    }
+    out.set(part, length)
+    length += part.length
+  }
+  append(new Uint8Array([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]))
+  append(padded(buildHeader(header, 4326)))
   for (const f of features) {
     const props: Record<string, unknown> = {}
     for (const field of fields) {
@@ -99,16 +171,17 @@ export function writeFlatGeobuf(
     }
     const g = f.geometry ?? EMPTY
     const parsed = g.type === 'GeometryCollection' ? parseGC(g) : parseGeometry(g as never)
-    parts.push(padded(buildFeature(parsed, props as never, header)))
+    append(
+      padded(
+        encodeFeature(
+          parsed,
+          fields.map((field) => props[field.name]),
+          fields,
+        ),
+      ),
+    )
   }
-  const total = parts.reduce((n, p) => n + p.length, 0)
-  const out = new Uint8Array(total)
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
+  return out.slice(0, length)
 }
 
 /** A feature as read back: its geometry and properties, or why it could not be decoded. */

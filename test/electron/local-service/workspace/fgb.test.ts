@@ -41,3 +41,58 @@ describe('FlatGeobuf storage', () => {
     expect(readFlatGeobuf(file).features).toEqual(features)
   })
 })
+
+describe('FlatGeobuf writing', () => {
+  it('writes what the flatgeobuf library itself reads back, every field type and geometry type included', async () => {
+    const { deserialize } = await import('flatgeobuf/lib/mjs/geojson.js')
+    const mixed: DatasetFeature[] = [
+      {
+        geometry: { type: 'Point', coordinates: [70, 20] },
+        properties: { s: 'Pune, महाराष्ट्र', n: 1.5, b: true, j: { a: [1, 'x'] } },
+      },
+      {
+        geometry: {
+          type: 'MultiPolygon',
+          coordinates: [
+            [
+              [
+                [70, 20],
+                [71, 20],
+                [71, 21],
+                [70, 20],
+              ],
+            ],
+          ],
+        },
+        properties: { s: '', n: -0, b: false, j: null },
+      },
+      {
+        geometry: {
+          type: 'GeometryCollection',
+          geometries: [
+            {
+              type: 'LineString',
+              coordinates: [
+                [70, 20],
+                [71, 21],
+              ],
+            },
+          ],
+        },
+        properties: { s: null, n: null, b: null, j: [1] },
+      },
+    ]
+    const mixedFields = [
+      { name: 's', type: 'string' as const },
+      { name: 'n', type: 'number' as const },
+      { name: 'b', type: 'boolean' as const },
+      { name: 'j', type: 'json' as const },
+    ]
+    const bytes = writeFlatGeobuf(mixed, mixedFields)
+    const byLibrary: Array<{ geometry: unknown; properties: Record<string, unknown> }> = []
+    for await (const f of deserialize(bytes, {} as never)) byLibrary.push(f as never)
+    expect(byLibrary.map((f) => f.geometry)).toEqual(mixed.map((f) => f.geometry))
+    expect(byLibrary[0]!.properties).toEqual({ s: 'Pune, महाराष्ट्र', n: 1.5, b: true, j: { a: [1, 'x'] } })
+    expect(readFlatGeobuf(bytes).features.map((f) => f.properties)).toEqual(mixed.map((f) => f.properties))
+  })
+})
