@@ -1,7 +1,7 @@
 import type { Feature, Geometry } from 'geojson'
 import { DOMParser } from '@xmldom/xmldom'
 import { kml } from '@tmcw/togeojson'
-import { unzipSync } from 'fflate'
+import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import * as shapefile from 'shapefile'
 import { geosGeomToGeojson } from 'geos-wasm/helpers'
 import { loadGeos, type Geos } from '../engine/geos'
@@ -310,14 +310,19 @@ function checkDbf(dbf: Uint8Array, name: string): void {
   }
 }
 
-async function readShapefileZip(
-  bytes: Uint8Array,
-): Promise<{ candidates: Candidate[]; reproject: Reprojector }> {
+const bomb = () => new ImportError('the zip expands far beyond its size (zip bomb?); refused')
+
+/**
+ * The .shp, .dbf, .prj and .cpg entries of a zip, expanded within limits. The central directory is
+ * checked first (entry count, names, declared sizes); then each wanted entry is inflated as a stream and
+ * stopped as soon as it produces more than its declared size, since the declared size may lie.
+ */
+function unzipBounded(bytes: Uint8Array): Record<string, Uint8Array> {
   let total = 0
   let count = 0
-  let entries: Record<string, Uint8Array>
+  const declared = new Map<string, number>()
   try {
-    entries = unzipSync(bytes, {
+    unzipSync(bytes, {
       filter: (file) => {
         count++
         if (count > ZIP_LIMITS.maxEntries)
@@ -332,15 +337,66 @@ async function readShapefileZip(
           total > ZIP_LIMITS.maxTotalBytes ||
           file.originalSize > Math.max(1 << 20, file.size * ZIP_LIMITS.maxRatio)
         ) {
-          throw new ImportError('the zip expands far beyond its size (zip bomb?); refused')
+          throw bomb()
         }
-        return /\.(shp|dbf|prj|cpg)$/i.test(file.name)
+        if (/\.(shp|dbf|prj|cpg)$/i.test(file.name)) declared.set(file.name, file.originalSize)
+        return false
       },
     })
   } catch (error) {
     if (error instanceof ImportError) throw error
     throw new ImportError(`not a readable zip archive: ${(error as Error).message}`)
   }
+  const entries: Record<string, Uint8Array> = {}
+  let failure: ImportError | undefined
+  const unzip = new Unzip((file) => {
+    const limit = declared.get(file.name)
+    if (limit === undefined || failure) return
+    const chunks: Uint8Array[] = []
+    let length = 0
+    file.ondata = (error, chunk, final) => {
+      if (failure) return
+      if (error) {
+        failure = new ImportError(`the zip entry ${file.name} is corrupt (${error.message})`)
+        return
+      }
+      length += chunk.length
+      if (length > limit) {
+        failure = bomb()
+        file.terminate()
+        return
+      }
+      chunks.push(chunk)
+      if (final) {
+        const out = new Uint8Array(length)
+        let at = 0
+        for (const c of chunks) {
+          out.set(c, at)
+          at += c.length
+        }
+        entries[file.name] = out
+      }
+    }
+    file.start()
+  })
+  unzip.register(UnzipInflate)
+  try {
+    // In slices, so one step expands at most ~16 MiB (deflate's ratio is about 1:1032) and a bomb stops early.
+    const SLICE = 16 * 1024
+    for (let at = 0; at < bytes.length && !failure; at += SLICE) {
+      unzip.push(bytes.subarray(at, at + SLICE), at + SLICE >= bytes.length)
+    }
+  } catch (error) {
+    if (!failure) throw new ImportError(`not a readable zip archive: ${(error as Error).message}`)
+  }
+  if (failure) throw failure
+  return entries
+}
+
+async function readShapefileZip(
+  bytes: Uint8Array,
+): Promise<{ candidates: Candidate[]; reproject: Reprojector }> {
+  const entries = unzipBounded(bytes)
   const names = Object.keys(entries)
   const shp = names.filter((n) => /\.shp$/i.test(n))
   if (shp.length === 0) throw new ImportError('the zip holds no .shp file (a zipped Shapefile is expected)')
