@@ -20,11 +20,13 @@ await build({
 })
 await chmod('out/cli/geo-analyst.mjs', 0o755)
 await build({ ...common, entryPoints: ['electron/web/main.ts'], outfile: 'out/web/main.mjs' })
-// The local service's join worker runs beside each bundle that starts the service.
+// The local service's join and import workers run beside each bundle that starts the service or imports.
 for (const dir of ['out/cli', 'out/web']) {
-  await build({
-    ...common,
-    entryPoints: ['electron/local-service/engine/join-worker.ts'],
-    outfile: `${dir}/join-worker.js`,
-  })
+  for (const worker of ['engine/join-worker', 'import/import-worker']) {
+    await build({
+      ...common,
+      entryPoints: [`electron/local-service/${worker}.ts`],
+      outfile: `${dir}/${worker.split('/')[1]}.js`,
+    })
+  }
 }

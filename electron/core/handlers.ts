@@ -132,7 +132,7 @@ export function createHandlers(services: CoreServices): Handlers {
     },
     'gis.cancelJoin': async ({ runId }) => ({ cancelled: loop.joinRuns.cancel(runId) }),
     'datasets.features': async ({ name }) => (await localWorkspace('datasets.features')).features(name),
-    'datasets.import': async ({ fileName, contentBase64, name }) => {
+    'datasets.import': async ({ fileName, contentBase64, name, skipInvalid }) => {
       const port = await localWorkspace('datasets.import')
       const text = contentBase64.replace(/\s+/g, '')
       if (!BASE64.test(text) || text.length % 4 === 1) {
@@ -153,7 +153,12 @@ export function createHandlers(services: CoreServices): Handlers {
           { field: 'contentBase64' },
         )
       }
-      const info = await port.importFile({ fileName, bytes, ...(name ? { name } : {}) })
+      const info = await port.importFile({
+        fileName,
+        bytes,
+        ...(name ? { name } : {}),
+        ...(skipInvalid ? { skipInvalid } : {}),
+      })
       events.emit('datasets.changed', { reason: `imported ${info.layername}` })
       return { ...info, local: true }
     },

@@ -4,7 +4,8 @@ import path from 'node:path'
 import { GeoFailure } from '../core/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
 import { ImportError } from './import/crs'
-import { importFile } from './import/import-dataset'
+import { importInWorker, type ImportLimits } from './import/import-runner'
+import { sweepLeftovers, uploadDirPrefix } from './workspace/sweep'
 import { nameFromFile, Workspace, WorkspaceError, type DatasetManifest } from './workspace/workspace'
 
 /** A manifest in the contract's terms. */
@@ -39,6 +40,8 @@ function failureOf(error: unknown, operation: string): unknown {
   if (error instanceof ImportError) {
     return new GeoFailure('validation', `${operation}: ${error.message}; the workspace was left as it was`, {
       field: 'contentBase64',
+      // The caller can offer to import again with skipInvalid.
+      ...(error.code ? { code: error.code } : {}),
     })
   }
   return error
@@ -47,10 +50,16 @@ function failureOf(error: unknown, operation: string): unknown {
 /**
  * The core's `LocalWorkspacePort` over the local service's workspace folder: features of a dataset as
  * GeoJSON text (see docs/decisions/004-bulk-geometry-transfer.md) and imports through the same code as
- * `geo-analyst import` (format detection, reprojection, coordinate checks, atomic appearance).
+ * `geo-analyst import` (format detection, reprojection, RFC 7946 checks, atomic appearance), run in a
+ * worker within `importLimits` so the host's thread keeps serving. Leftovers of a host that died
+ * mid-import are swept when the port is made (at the host's start).
  */
-export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
+export function createWorkspacePort(
+  workspaceDir: string,
+  options: { importLimits?: Partial<ImportLimits> } = {},
+): LocalWorkspacePort {
   const workspace = new Workspace(workspaceDir)
+  const swept = sweepLeftovers({ workspaceDir, tempDir: os.tmpdir() }).catch(() => [])
   return {
     async features(name) {
       try {
@@ -71,19 +80,26 @@ export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
         throw failureOf(error, 'datasets.features')
       }
     },
-    async importFile({ fileName, bytes, name }) {
-      // The readers take a file: stage the bytes under a private temp folder, keeping only the base name
-      // (a browser or Windows path may use either separator).
+    async importFile({ fileName, bytes, name, skipInvalid }) {
+      await swept
+      // The readers take a file: stage the bytes under a private temp folder named for this process (so
+      // a start-up sweep can tell it from a live one), keeping only the base name (a browser or Windows
+      // path may use either separator).
       const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-analyst-import-'))
+      const dir = await fs.mkdtemp(uploadDirPrefix())
       const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
       try {
         await fs.writeFile(file, bytes, { mode: 0o600 })
-        const manifest = await importFile(workspace, file, {
+        const manifest = await importInWorker(workspace, file, {
           name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
           displayName: original,
+          ...(skipInvalid ? { skipInvalid } : {}),
+          ...(options.importLimits ? { limits: options.importLimits } : {}),
         })
-        return datasetInfo(manifest)
+        return {
+          ...datasetInfo(manifest),
+          ...(manifest.skippedInvalid ? { skippedInvalid: manifest.skippedInvalid } : {}),
+        }
       } catch (error) {
         throw failureOf(error, 'datasets.import')
       } finally {
