@@ -11,8 +11,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The local service's join worker, loaded beside the main bundle.
+          // The local service's join and import workers, loaded beside the main bundle.
           'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
+          'import-worker': resolve(__dirname, 'electron/local-service/import/import-worker.ts'),
         },
       },
     },
