@@ -11,9 +11,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The local service's join and import workers, loaded beside the main bundle.
-          'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
-          'import-worker': resolve(__dirname, 'electron/local-service/import/import-worker.ts'),
+          // The local service's pool worker, loaded beside the main bundle.
+          'pool-worker': resolve(__dirname, 'electron/local-service/pool/worker.ts'),
         },
       },
     },

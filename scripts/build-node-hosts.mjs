@@ -20,13 +20,11 @@ await build({
 })
 await chmod('out/cli/geo-analyst.mjs', 0o755)
 await build({ ...common, entryPoints: ['electron/web/main.ts'], outfile: 'out/web/main.mjs' })
-// The local service's join and import workers run beside each bundle that starts the service or imports.
+// The local service's pool worker runs beside each bundle that starts the service.
 for (const dir of ['out/cli', 'out/web']) {
-  for (const worker of ['engine/join-worker', 'import/import-worker']) {
-    await build({
-      ...common,
-      entryPoints: [`electron/local-service/${worker}.ts`],
-      outfile: `${dir}/${worker.split('/')[1]}.js`,
-    })
-  }
+  await build({
+    ...common,
+    entryPoints: ['electron/local-service/pool/worker.ts'],
+    outfile: `${dir}/pool-worker.js`,
+  })
 }

@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { GeoFailure } from '../core/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
 import { ImportError } from './import/crs'
 import { importInWorker, type ImportLimits } from './import/import-runner'
-import { sweepLeftovers, uploadDirPrefix } from './workspace/sweep'
+import { uploadDirPrefix } from './workspace/sweep'
 import { nameFromFile, Workspace, WorkspaceError, type DatasetManifest } from './workspace/workspace'
 
 /** A manifest in the contract's terms. */
@@ -51,16 +50,14 @@ function failureOf(error: unknown, operation: string): unknown {
  * The core's `LocalWorkspacePort` over the local service's workspace folder: features of a dataset as
  * GeoJSON text (see docs/decisions/004-bulk-geometry-transfer.md) and imports through the same code as
  * `geo-analyst import` (format detection, reprojection, RFC 7946 checks, atomic appearance), run in a
- * worker within `importLimits` so the host's thread keeps serving. Leftovers of a host that died
- * mid-import are swept when the port is made (at the host's start).
+ * worker of the pool within `importLimits`, so the serving thread keeps answering.
  */
 export function createWorkspacePort(
   workspaceDir: string,
   options: { importLimits?: Partial<ImportLimits> } = {},
 ): LocalWorkspacePort {
   const workspace = new Workspace(workspaceDir)
-  const swept = sweepLeftovers({ workspaceDir, tempDir: os.tmpdir() }).catch(() => [])
-  return {
+  const port: LocalWorkspacePort = {
     async features(name) {
       try {
         const found = await workspace.find(name)
@@ -80,16 +77,11 @@ export function createWorkspacePort(
         throw failureOf(error, 'datasets.features')
       }
     },
-    async importFile({ fileName, bytes, name, skipInvalid }) {
-      await swept
-      // The readers take a file: stage the bytes under a private temp folder named for this process (so
-      // a start-up sweep can tell it from a live one), keeping only the base name (a browser or Windows
-      // path may use either separator).
-      const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(uploadDirPrefix())
-      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
+    async importPath({ path: file, fileName, name, skipInvalid }) {
+      const original = (fileName ?? file).split(/[\\/]/).pop() || 'upload'
       try {
-        await fs.writeFile(file, bytes, { mode: 0o600 })
+        const stat = await fs.stat(file).catch(() => null)
+        if (!stat?.isFile()) throw new ImportError(`${original} is not a readable file`)
         const manifest = await importInWorker(workspace, file, {
           name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
           displayName: original,
@@ -102,9 +94,27 @@ export function createWorkspacePort(
         }
       } catch (error) {
         throw failureOf(error, 'datasets.import')
+      }
+    },
+    async importFile({ fileName, bytes, name, skipInvalid }) {
+      // The readers take a file: stage the bytes under a private temp folder named for this process (so
+      // a start-up sweep can tell it from a live one), keeping only the base name (a browser or Windows
+      // path may use either separator).
+      const original = fileName.split(/[\\/]/).pop() || 'upload'
+      const dir = await fs.mkdtemp(uploadDirPrefix())
+      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
+      try {
+        await fs.writeFile(file, bytes, { mode: 0o600 })
+        return await port.importPath({
+          path: file,
+          fileName: original,
+          ...(name ? { name } : {}),
+          ...(skipInvalid ? { skipInvalid } : {}),
+        })
       } finally {
         await fs.rm(dir, { recursive: true, force: true })
       }
     },
   }
+  return port
 }

@@ -18,6 +18,13 @@ export interface LocalWorkspacePort {
     name?: string
     skipInvalid?: boolean
   }): Promise<LocalDatasetInfo>
+  /** Import a file the service can read, by path; `fileName` (the name the user knows) defaults to its base name. */
+  importPath(input: {
+    path: string
+    fileName?: string
+    name?: string
+    skipInvalid?: boolean
+  }): Promise<LocalDatasetInfo>
 }
 
 /** What the workspace knows about a dataset, in the contract's terms. */

@@ -26,10 +26,9 @@ export interface ImportJobFailure {
   message: string
 }
 
-export type ImportJobMessage =
-  | { type: 'phase'; phase: ImportPhase }
-  | { type: 'done'; manifest: DatasetManifest }
-  | { type: 'failed'; failure: ImportJobFailure }
+/** What the job resolves with: the staged dataset's manifest, or its failure as data. */
+export type ImportJobOutcome =
+  { ok: true; manifest: DatasetManifest } | { ok: false; failure: ImportJobFailure }
 
 /** Engine errors met while reading a file the readers did not foresee, in words about the file. */
 function readingFailure(error: Error, file: string): ImportError {

@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs'
 import { promises as fs } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { Worker, type ResourceLimits } from 'node:worker_threads'
+import { JobCancelled, JobFailed, WorkerPool } from '../pool/worker-pool'
 import { Workspace, checkDatasetName, type DatasetManifest } from '../workspace/workspace'
 import { ImportError } from './crs'
 import { importName, type ImportOptions } from './import-dataset'
-import { errorOf, type ImportJob, type ImportJobMessage, type ImportPhase } from './import-job'
+import { errorOf, type ImportJob, type ImportPhase } from './import-job'
 
 /** The budget of one import: wall time and the worker's JavaScript heap. */
 export interface ImportLimits {
@@ -26,80 +24,80 @@ export class ImportCancelled extends Error {
   }
 }
 
-/**
- * Start the worker: the built .js beside this module's bundle, else the .ts source through tsx's module
- * hooks (registered inside the worker, since loader flags do not reach worker threads).
- */
-function spawnImportWorker(resourceLimits: ResourceLimits): Worker {
-  const js = new URL('./import-worker.js', import.meta.url)
-  if (existsSync(fileURLToPath(js))) return new Worker(js, { resourceLimits })
-  const ts = new URL('./import-worker.ts', import.meta.url).href
-  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ts)}) })`
-  return new Worker(boot, { eval: true, resourceLimits })
-}
-
 function minutes(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 6_000) / 10} min` : `${Math.round(ms / 100) / 10} s`
 }
 
+const timeLimit = (limits: ImportLimits) =>
+  new ImportError(
+    `the import took longer than ${minutes(limits.timeoutMs)}, the import time limit; it was stopped and nothing was imported`,
+  )
+
+const memoryLimit = (limits: ImportLimits) =>
+  new ImportError(
+    `the import needed more than ${limits.maxHeapMb} MiB of memory, the import memory limit; it was stopped and nothing was imported (split the file, or convert it to FlatGeobuf)`,
+  )
+
 /**
- * Run one import job in its own worker thread within `limits`. Over time, the worker is terminated;
- * over memory, V8 stops it; either way the job fails with an ImportError saying which limit, and the
- * staging folder is removed. Settles with the staged dataset's manifest (not yet visible).
+ * Run one import job (`workspace.import`, a job kind of the worker pool) within `limits`, settling with
+ * the staged dataset's manifest (not yet visible). By default the job gets a pool of its own, one worker
+ * whose heap is capped at `maxHeapMb` (V8 stops it past that) and which is terminated at `timeoutMs`; a
+ * caller may pass a shared `pool` instead (then the heap cap is that pool's). Whatever ends the job —
+ * a refused file, a limit, a cancellation, a crash — its staging folder is removed once its worker has
+ * stopped.
  */
-export function runImportJob(
+export async function runImportJob(
   job: ImportJob,
   limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
-  hooks: { signal?: AbortSignal; onPhase?: (phase: ImportPhase) => void } = {},
+  hooks: { signal?: AbortSignal; onPhase?: (phase: ImportPhase) => void; pool?: WorkerPool } = {},
 ): Promise<DatasetManifest> {
-  if (hooks.signal?.aborted) return Promise.reject(new ImportCancelled())
-  let stopped: Promise<unknown> = Promise.resolve()
-  return new Promise<DatasetManifest>((resolve, reject) => {
-    const worker = spawnImportWorker({ maxOldGenerationSizeMb: limits.maxHeapMb })
-    let settled = false
-    const finish = (outcome: { manifest: DatasetManifest } | { error: Error }) => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      hooks.signal?.removeEventListener('abort', abort)
-      stopped = worker.terminate()
-      if ('manifest' in outcome) resolve(outcome.manifest)
-      else reject(outcome.error)
-    }
-    const timer = setTimeout(
-      () =>
-        finish({
-          error: new ImportError(
-            `the import took longer than ${minutes(limits.timeoutMs)}, the import time limit; it was stopped and nothing was imported`,
-          ),
-        }),
-      limits.timeoutMs,
-    )
-    const abort = () => finish({ error: new ImportCancelled() })
-    hooks.signal?.addEventListener('abort', abort, { once: true })
-    worker.on('message', (message: ImportJobMessage) => {
-      if (message.type === 'phase') hooks.onPhase?.(message.phase)
-      else if (message.type === 'done') finish({ manifest: message.manifest })
-      else finish({ error: errorOf(message.failure) })
-    })
-    worker.on('error', (error: Error & { code?: string }) => {
-      finish({
-        error:
-          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new ImportError(
-                `the import needed more than ${limits.maxHeapMb} MiB of memory, the import memory limit; it was stopped and nothing was imported (split the file, or convert it to FlatGeobuf)`,
-              )
-            : new Error(`the import worker failed: ${error.message}`),
+  if (hooks.signal?.aborted) throw new ImportCancelled()
+  const own = hooks.pool
+    ? undefined
+    : new WorkerPool({
+        workers: 1,
+        maxQueue: 1,
+        resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
       })
+  const pool = hooks.pool ?? own!
+  // A private pool is closed to stop the job (close waits for its worker to end); a shared one is told
+  // through the job's signal.
+  let stopped: 'time' | 'cancel' | undefined
+  let closing: Promise<void> | undefined
+  const shared = new AbortController()
+  const stop = (why: 'time' | 'cancel') => {
+    stopped ??= why
+    if (own) closing ??= own.close()
+    else shared.abort()
+  }
+  const timer = setTimeout(() => stop('time'), limits.timeoutMs)
+  const onAbort = () => stop('cancel')
+  hooks.signal?.addEventListener('abort', onAbort, { once: true })
+  let succeeded = false
+  try {
+    const outcome = await pool.run('workspace.import', job, {
+      signal: shared.signal,
+      weight: Number.MAX_SAFE_INTEGER,
+      onProgress: (progress) => hooks.onPhase?.(progress.phase as ImportPhase),
     })
-    worker.on('exit', (code) => finish({ error: new Error(`the import worker stopped (exit code ${code})`) }))
-    worker.postMessage(job)
-  }).catch(async (error: unknown) => {
-    // Once the thread has stopped, nothing more is written into its staging folder.
-    await stopped
-    await fs.rm(job.stagingDir, { recursive: true, force: true })
+    if (!outcome.ok) throw errorOf(outcome.failure)
+    succeeded = true
+    return outcome.manifest
+  } catch (error) {
+    if (stopped === 'time') throw timeLimit(limits)
+    if (stopped === 'cancel') throw new ImportCancelled()
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw memoryLimit(limits)
+    if (error instanceof JobFailed || error instanceof JobCancelled) {
+      throw new Error(`the import worker failed: ${error.message}`)
+    }
     throw error
-  })
+  } finally {
+    clearTimeout(timer)
+    hooks.signal?.removeEventListener('abort', onAbort)
+    if (own) await (closing ??= own.close())
+    // Once the worker has stopped nothing more is written there; after a success the caller commits it.
+    if (!succeeded) await fs.rm(job.stagingDir, { recursive: true, force: true })
+  }
 }
 
 /**
@@ -115,6 +113,8 @@ export async function importInWorker(
     limits?: Partial<ImportLimits>
     signal?: AbortSignal
     onPhase?: (phase: ImportPhase) => void
+    /** A shared worker pool to run the job on (default: one of its own, with the heap limit). */
+    pool?: WorkerPool
   } = {},
 ): Promise<DatasetManifest> {
   const name = importName(file, options)
@@ -132,7 +132,7 @@ export async function importInWorker(
   const manifest = await runImportJob(
     job,
     { ...DEFAULT_IMPORT_LIMITS, ...options.limits },
-    { signal: options.signal, onPhase: options.onPhase },
+    { signal: options.signal, onPhase: options.onPhase, pool: options.pool },
   )
   return workspace.commit({ dir: job.stagingDir, manifest })
 }

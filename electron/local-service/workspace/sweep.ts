@@ -4,9 +4,12 @@ import path from 'node:path'
 import { processAlive } from './workspace-lock'
 import { STAGING, STAGING_ENTRY } from './workspace'
 
-/** Upload copies of imports live in `<temp>/geo-analyst-import-<pid>-XXXXXX` (older builds: no pid). */
+/**
+ * Upload copies of imports live in `<temp>/geo-analyst-import-<pid>-XXXXXX` (the service's own) or
+ * `<temp>/geo-analyst-upload-<pid>-XXXXXX` (a host's, for the service to read); older builds: no pid.
+ */
 export const UPLOAD_PREFIX = 'geo-analyst-import-'
-const UPLOAD_ENTRY = /^geo-analyst-import-(?:(\d+)-)?[A-Za-z0-9]{6}$/
+const UPLOAD_ENTRY = /^geo-analyst-(?:import|upload)-(?:(\d+)-)?[A-Za-z0-9]{6}$/
 
 /** The `mkdtemp` prefix for this process's upload copies. */
 export function uploadDirPrefix(tempDir = os.tmpdir()): string {

@@ -55,6 +55,7 @@ describe('leftovers of killed processes are swept at start-up', () => {
       await leftover(path.join(staging, `roads.${dead}.0123456789ab`), 1000),
       await leftover(path.join(staging, 'rivers.0123456789ab'), hour), // an older build's name: no pid
       await leftover(path.join(tmp, `geo-analyst-import-${dead}-Ab12Cd`), 1000),
+      await leftover(path.join(tmp, `geo-analyst-upload-${dead}-Ef34Gh`), 1000), // a host's copy
     ]
     const kept = [
       await leftover(path.join(staging, `wells.${alive}.0123456789ab`), hour), // a live process's work
