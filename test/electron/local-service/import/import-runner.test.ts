@@ -1,5 +1,6 @@
 import { readdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { performance } from 'node:perf_hooks'
 import { describe, expect, it } from 'vitest'
 import { ImportError } from '../../../../electron/local-service/import/crs'
 import { ImportCancelled, importInWorker } from '../../../../electron/local-service/import/import-runner'
