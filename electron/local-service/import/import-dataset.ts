@@ -39,13 +39,7 @@ function gunzipBounded(bytes: Uint8Array, file: string): Uint8Array {
     if (error instanceof ImportError) throw error
     throw new ImportError(`${file}: not a readable gzip file (${(error as Error).message})`)
   }
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
+  return Buffer.concat(chunks, total)
 }
 
 /**

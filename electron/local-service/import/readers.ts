@@ -367,15 +367,7 @@ function unzipBounded(bytes: Uint8Array): Record<string, Uint8Array> {
         return
       }
       chunks.push(chunk)
-      if (final) {
-        const out = new Uint8Array(length)
-        let at = 0
-        for (const c of chunks) {
-          out.set(c, at)
-          at += c.length
-        }
-        entries[file.name] = out
-      }
+      if (final) entries[file.name] = Buffer.concat(chunks, length)
     }
     file.start()
   })
