@@ -123,6 +123,18 @@ describe('Run history', () => {
     expect(within(failed!).getByRole<HTMLButtonElement>('button', { name: 'Reopen' }).disabled).toBe(true)
   })
 
+  it('says it is loading until the list has come, not that there are no runs', async () => {
+    let answer: (value: ReturnType<typeof ok>) => void = () => {}
+    fake.respond('runs.list', () => new Promise((resolve) => (answer = resolve)))
+    renderInApp(Both)
+    await history().findByRole('status', { name: '' })
+    expect(history().getByRole('status').textContent).toBe('Loading runs…')
+    expect(history().queryByText('No runs yet.')).toBeNull()
+    answer(ok({ runs: [] }))
+    await history().findByText('No runs yet.')
+    expect(history().queryByRole('status')).toBeNull()
+  })
+
   it('reopens a kept result in the results table and brings the Results panel forward', async () => {
     fake.respond('runs.get', () => ok({ run: DONE, result: KEPT }))
     await renderHistory()
