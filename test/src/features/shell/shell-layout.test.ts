@@ -117,12 +117,15 @@ describe('the shell’s regions', () => {
   })
 
   it('says so in the panel when its code cannot be loaded', async () => {
+    // Vue reports the failed loader on the console in development; the panel is what a person sees.
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     renderLayout()
     await user.click(screen.getByRole('tab', { name: 'Lazy' }))
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('This panel could not be loaded: chunk missing')
     warn.mockRestore()
+    error.mockRestore()
   })
 
   it('shows a panel from anywhere through panel.show: opens its region and area, and focuses it', async () => {
