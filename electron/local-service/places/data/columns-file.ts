@@ -116,7 +116,7 @@ export function decodeColumns(input: Uint8Array): DecodedColumns {
     typed<T extends TypedArray>(name: string): T {
       const e = entry(name)
       if (e.type === 'strings') throw new Error(`column ${name} holds strings`)
-      return new CTORS[e.type](bytes.buffer, bytes.byteOffset + start + e.offset, e.count) as T
+      return new CTORS[e.type](bytes.buffer as ArrayBuffer, bytes.byteOffset + start + e.offset, e.count) as T
     },
     strings(name: string): string[] {
       const e = entry(name)

@@ -69,7 +69,7 @@ export const LANDMARK =
 
 /** The words that end a road's name. */
 export const ROAD_WORDS =
-  'road|rd|marg|marga|margh|street|st|lane|ln|cross|main|highway|hwy|path|avenue|ave|salai|veedhi|veethi|gali|bypass|expressway|expy|boulevard|blvd|drive|circle|ring\\s+road'
+  'road|rd|marg|marga|margh|street|st|lane|ln|cross|main|highway|hwy|path|avenue|ave|salai|veedhi|veethi|gali|bypass|expressway|expy|boulevard|blvd|drive|ring\\s+road'
 /** Name words + road word: MG Road, Mahatma Gandhi Marg, Park Street, Station Rd, 100 Feet Road, Old Airport Road. */
 export const ROAD_NAMED = new RegExp(
   String.raw`(?<![\p{L}\d])((?:[\p{L}\d][\p{L}\d.'’\-]*\s+){1,4}?)(${ROAD_WORDS})\b\.?(?:\s+(?:road|rd)\b\.?)?`,
@@ -94,7 +94,7 @@ export const DISTRICT_MARKER =
   /(?<![\p{L}\d])(dist(?:rict)?|distt|dt|zilla|zila|jila)\b\.?\s*[:\-.]?\s*([\p{L}][\p{L} .]{1,40}?)(?=\s*(?:,|;|\||$|\n|\d|\b(?:state|pin|tehsil|taluk|po|p\.o)\b|\(|-))/giu
 /** Tehsil X, Taluk X, Mandal X, Tq. X. */
 export const SUBDISTRICT_MARKER =
-  /(?<![\p{L}\d])(tehsil|teh|taluka|taluk|tq|tal|mandal|subdivision)\b\.?\s*[:\-.]?\s*([\p{L}][\p{L} .]{1,40}?)(?=\s*(?:,|;|\||$|\n|\d|\b(?:dist|district|distt|pin|po|p\.o)\b|\(|-))/giu
+  /(?<![\p{L}\d])(tehsil|teh|taluka|taluk|tq|tal|ta|mandal|subdivision)\b\.?\s*[:\-.]?\s*([\p{L}][\p{L} .]{1,40}?)(?=\s*(?:,|;|\||$|\n|\d|\b(?:dist|district|distt|pin|po|p\.o)\b|\(|-))/giu
 /** Vill. X, Village X, Gram X, VPO X. */
 export const VILLAGE_MARKER =
   /(?<![\p{L}\d])(vill(?:age)?|gram|gaon|vpo|v\.p\.o)\b\.?\s*[:\-.]?\s*([\p{L}][\p{L} .]{1,40}?)(?=\s*(?:,|;|\||$|\n|\d|\b(?:post|po|p\.o|dist|district|distt|tehsil|teh|taluk|via|near)\b|\(|-))/giu
@@ -108,3 +108,7 @@ export const STOP_WORDS = new Set([
   'temple', 'mandir', 'masjid', 'church', 'station', 'bus', 'stand', 'railway', 'park', 'garden', 'new', 'old',
   'east', 'west', 'north', 'south', 'extension', 'layout', 'enclave', 'residency', 'heights', 'plaza', 'mall',
 ])
+
+/** Raichur District, Mudhol Taluk, Vangara Mandal, Saharanpur Tehsil: the marker after the name. */
+export const SUFFIX_MARKER =
+  /(?<![\p{L}\d])([\p{L}][\p{L}.]*(?:\s+[\p{L}][\p{L}.]*){0,2})\s+(district|dist|distt|taluka|taluk|tehsil|mandal|block|village)\b\.?(?=\s*(?:,|;|\||$|\n|\d))/giu

@@ -19,6 +19,7 @@ import {
   SUBDISTRICT_MARKER,
   SUBLOCALITY,
   SUBSUBLOCALITY,
+  SUFFIX_MARKER,
   VILLAGE_MARKER,
 } from './lexicon'
 import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudget } from './normalize'
@@ -98,6 +99,10 @@ interface Candidate extends Span {
   quality: number
   text: string
   score: number
+  /** Matched a word-prefix of the place's name only (the name as written is kept). */
+  partial: boolean
+  /** A part of the input read as a locality without a place of the gazetteer. */
+  free?: boolean
 }
 
 const URBAN: ReadonlySet<Kind> = new Set(['CITY', 'LC', 'SLC', 'SSLC'])
@@ -199,6 +204,34 @@ function findSpan(ctx: Context, re: RegExp, accept: (m: RegExpExecArray) => bool
   return out
 }
 
+/**
+ * Post offices (PO Kharar, Kalkaji S.O): the span is the post office, but only its marker is taken, so the
+ * office's name can still be read as the locality or city it is named after.
+ */
+function findPostOffices(ctx: Context): string[] {
+  const { text, taken } = ctx
+  const found: Array<Span & { value: string }> = []
+  for (const [re, nameGroup, markerFirst] of [
+    [POST_OFFICE_BEFORE, 2, true],
+    [POST_OFFICE_AFTER, 1, false],
+  ] as const) {
+    for (const m of matches(re, text)) {
+      const span = trimmedSpan(text, m.index, m.index + m[0].length)
+      if (!taken.free(span) || found.some((f) => overlaps(f, span))) continue
+      if (!markerFirst && /^(near|opp|behind|at)\b/i.test(m[nameGroup]!)) continue
+      const name = m[nameGroup]!
+      const nameStart = markerFirst ? m.index + m[0].length - name.length : m.index
+      const marker = markerFirst
+        ? { start: m.index, end: nameStart }
+        : { start: m.index + name.length, end: m.index + m[0].length }
+      taken.take(marker)
+      found.push({ ...span, value: clean(span.value) })
+      void nameStart
+    }
+  }
+  return found.sort((a, b) => a.start - b.start).map((f) => f.value)
+}
+
 function findHouseNumber(ctx: Context): HouseNumber {
   const { text, taken } = ctx
   for (const m of matches(HOUSE_PREFIXED, text)) {
@@ -296,6 +329,19 @@ const LEVEL_PRIOR: Readonly<Record<Candidate['level'], number>> = {
   sublocality: 0.8,
   subsublocality: 0.7,
 }
+const LEVEL_RANK: Readonly<Record<Candidate['level'], number>> = {
+  state: 0,
+  district: 1,
+  city: 2,
+  subDistrict: 2.5,
+  locality: 3,
+  sublocality: 4,
+  subsublocality: 5,
+}
+/** Cities this large are never read as a locality of another place. */
+const METRO = 1_000_000
+/** Each word a solution explains adds this much: the solver prefers readings that cover the input. */
+const COVERAGE = 0.45
 
 let majorNames: Array<{ key: string; phonetic: string; rows: number[] }> | undefined
 let majorFor: Gazetteer | undefined
@@ -314,9 +360,18 @@ function major(g: Gazetteer) {
       byKey.set(key, list)
     }
   }
-  majorNames = [...byKey].map(([key, rows]) => ({ key, phonetic: key.split(' ').map(phoneticKey).join(' '), rows }))
+  majorNames = [...byKey].map(([key, rows]) => ({
+    key,
+    phonetic: key.split(' ').map(phoneticKey).join(' '),
+    rows,
+  }))
   majorFor = g
   return majorNames
+}
+
+/** Build the standardizer's lookup tables now rather than on the first request. */
+export function prepareStandardizer(g: Gazetteer): void {
+  major(g)
 }
 
 interface Word extends Span {
@@ -327,10 +382,10 @@ interface Word extends Span {
 function wordRuns(text: string, taken: Taken): Word[][] {
   const runs: Word[][] = []
   let run: Word[] = []
-  const re = /[\p{L}\p{M}\d][\p{L}\p{M}\d'’.]*/gu
+  const re = /[\p{L}\p{M}\d][\p{L}\p{M}\d'’.&]*/gu
   let last = 0
   for (const m of matches(re, text)) {
-    const span = { start: m.index, end: m.index + m[0].replace(/[.'’]+$/, '').length }
+    const span = { start: m.index, end: m.index + m[0].replace(/[.'’&]+$/, '').length }
     const gap = text.slice(last, m.index)
     if (!taken.free(span) || /[,;\n|()]/.test(gap) || [...gap].some((_, k) => taken.isUsed(last + k))) {
       if (run.length) runs.push(run)
@@ -344,51 +399,81 @@ function wordRuns(text: string, taken: Taken): Word[][] {
   return runs
 }
 
-function addCandidates(ctx: Context, out: Candidate[], span: Span, text: string, rows: ArrayLike<number>, quality: number) {
+function addCandidates(
+  ctx: Context,
+  out: Candidate[],
+  span: Span,
+  text: string,
+  rows: ArrayLike<number>,
+  quality: number,
+  partial = false,
+) {
   const { g } = ctx
   const seen = new Set<number>()
   for (let k = 0; k < rows.length && k < 40; k++) {
     const row = rows[k]!
     if (seen.has(row)) continue
     seen.add(row)
-    for (const level of LEVEL_OF[g.kindOf(row)]) {
-      out.push({ ...span, level, row, quality: level === LEVEL_OF[g.kindOf(row)][0] ? quality : quality * 0.7, text, score: 0 })
+    const kind = g.kindOf(row)
+    // A word-prefix of a name (Koramangala of Koramangala VI Bk) names the locality.
+    const levels = partial ? (['locality'] as const) : LEVEL_OF[kind]
+    for (const level of levels) {
+      if (kind === 'CITY' && level === 'locality' && g.population[row]! >= METRO) continue
+      const secondary = level !== levels[0]
+      const q = quality * (secondary ? (kind === 'CITY' ? 0.8 : 0.7) : 1)
+      out.push({ ...span, level, row, quality: q, text, score: 0, partial })
     }
   }
 }
+
+const LOCALITY_WORDS =
+  /\b(nagar|colony|puram|pet|pettai|peth|bagh|ganj|pura|pur|vihar|garden|gardens|layout|enclave|park|town|bazar|bazaar|halli|palli|palayam|wadi|abad|khand|kunj|market|chowk|mohalla|basti|gaon|kheda|khera|nagaram|cantt|cantonment|estate|extension|extn|sarai|tola|pada|para|ward)\b/i
+const NOT_LOCALITY_WORDS =
+  /\b(apartments?|apts?|towers?|complex|residency|residences?|mills?|building|bldg|house|bhavan|bhawan|society|chs|plaza|mall|wing|heights|arcade|chambers?|centre|center|hospital|school|college|office|hotel|temple|mandir|masjid|church|station|bank|atm|shop|floor|flat|plot|room|india)\b/i
 
 function adminCandidates(ctx: Context): Candidate[] {
   const { g, text, taken } = ctx
   const out: Candidate[] = []
   const major_ = major(g)
 
-  // Marked names: Dist. X, Tehsil X, Vill. X.
-  for (const [re, level, kinds] of [
-    [DISTRICT_MARKER, 'district', ['DIST']],
-    [SUBDISTRICT_MARKER, 'subDistrict', ['SDIST', 'DIST']],
-    [VILLAGE_MARKER, 'locality', ['VLG', 'LC', 'CITY', 'SLC']],
-  ] as const) {
+  // Marked names: Dist. X, Tehsil X, Vill. X, and X District, X Taluk, X Village.
+  const marked: Array<[RegExp, number, (marker: string) => Candidate['level'], readonly Kind[]]> = [
+    [DISTRICT_MARKER, 2, () => 'district', ['DIST']],
+    [SUBDISTRICT_MARKER, 2, () => 'subDistrict', ['SDIST', 'DIST', 'CITY']],
+    [VILLAGE_MARKER, 2, () => 'locality', ['VLG', 'LC', 'CITY', 'SLC']],
+    [
+      SUFFIX_MARKER,
+      1,
+      (m) => (/^dist/i.test(m) ? 'district' : /^vill/i.test(m) ? 'locality' : 'subDistrict'),
+      ['DIST', 'SDIST', 'CITY', 'VLG', 'LC'],
+    ],
+  ]
+  for (const [re, group, levelOf, kinds] of marked) {
     for (const m of matches(re, text)) {
       const whole = trimmedSpan(text, m.index, m.index + m[0].length)
       if (!taken.free(whole)) continue
-      const nameStart = m.index + m[0].length - m[2]!.length
-      const name = trimmedSpan(text, nameStart, m.index + m[0].length)
+      const nameText = m[group]!
+      const nameStart = group === 1 ? m.index : m.index + m[0].length - nameText.length
+      const name = trimmedSpan(text, nameStart, nameStart + nameText.length)
+      const level = levelOf(group === 1 ? m[2]! : m[1]!)
       const key = normalize(name.value)
-      const rows = [...g.rowsNamed(key)].filter((r) => (kinds as readonly string[]).includes(g.kindOf(r)))
+      const rows = [...g.rowsNamed(key)].filter((r) => kinds.includes(g.kindOf(r)))
       taken.take(whole)
-      for (const row of rows.slice(0, 20)) out.push({ ...whole, level, row, quality: 1, text: name.value, score: 0 })
+      for (const row of rows.slice(0, 20))
+        out.push({ ...whole, level, row, quality: 1, text: name.value, score: 0, partial: false })
       // The name as written, when no place of the gazetteer fits.
-      out.push({ ...whole, level, row: -1, quality: 0.5, text: name.value, score: 0 })
+      out.push({ ...whole, level, row: -1, quality: 0.5, text: name.value, score: 0, partial: false })
     }
   }
 
   // State abbreviations written in capitals (UP, MH, J&K).
-  for (const m of matches(/(?<![\p{L}\d])([A-Z]{2,3}|J\s?&\s?K)(?![\p{L}\d])/gu, text)) {
-    const span = { start: m.index, end: m.index + m[0].length }
-    const state = STATE_ABBREVIATIONS[m[1]!.replace(/\s/g, '')]
+  for (const m of matches(/(?<![\p{L}\d])([A-Z]{2,3}|J\s?&\s?K|[A-Z]\.[A-Z]\.?)(?![\p{L}\d])/gu, text)) {
+    const span = trimmedSpan(text, m.index, m.index + m[0].length)
+    const state = STATE_ABBREVIATIONS[m[1]!.replace(/[\s.]/g, '')]
     if (!state || !taken.free(span)) continue
     const rows = [...g.rowsNamed(normalize(state))].filter((r) => g.kindOf(r) === 'STATE')
-    for (const row of rows) out.push({ ...span, level: 'state', row, quality: 0.9, text: m[0], score: 0 })
+    for (const row of rows)
+      out.push({ ...span, level: 'state', row, quality: 0.9, text: m[0], score: 0, partial: false })
   }
 
   // Sub-localities and sub-sub-localities by pattern (Sector 14, 4th Block, Pocket B).
@@ -399,13 +484,15 @@ function adminCandidates(ctx: Context): Candidate[] {
     for (const m of matches(re, text)) {
       const span = trimmedSpan(text, m.index, m.index + m[0].length)
       if (!taken.free(span)) continue
-      out.push({ ...span, level, row: -1, quality: 0.85, text: span.value, score: 0 })
-      if (level === 'sublocality') out.push({ ...span, level: 'subsublocality', row: -1, quality: 0.6, text: span.value, score: 0 })
+      out.push({ ...span, level, row: -1, quality: 0.85, text: span.value, score: 0, partial: false })
+      if (level === 'sublocality')
+        out.push({ ...span, level: 'subsublocality', row: -1, quality: 0.6, text: span.value, score: 0, partial: false })
     }
   }
 
-  // Gazetteer names over runs of up to four words: exact, then with typos for the PIN code's places and
-  // the major names.
+  // Gazetteer names over runs of up to five words: exact; else a word-prefix of one of the PIN code's
+  // places (Marathahalli → Marathahalli Colony); else with typos among the PIN code's places and the
+  // major names.
   const pinKeys = new Map<string, number[]>()
   for (const row of ctx.pinRows) {
     const k = g.key(row)
@@ -413,13 +500,14 @@ function adminCandidates(ctx: Context): Candidate[] {
     list.push(row)
     pinKeys.set(k, list)
   }
-  for (const run of wordRuns(text, taken)) {
+  const runs = wordRuns(text, taken)
+  for (const run of runs) {
     for (let i = 0; i < run.length; i++) {
       for (let n = Math.min(5, run.length - i); n >= 1; n--) {
         const words = run.slice(i, i + n)
         const span = { start: words[0]!.start, end: words[n - 1]!.end }
         const phrase = words.map((w) => w.key).join(' ')
-        if (!phrase || /^\d+$/.test(phrase.replace(/\s/g, ''))) continue
+        if (!phrase || /^[\d\s]+$/.test(phrase)) continue
         if (n === 1 && (STOP_WORDS.has(phrase) || phrase.length < 3)) continue
         const raw = text.slice(span.start, span.end)
         const keys = hasDevanagari(phrase) ? [phrase, normalize(romanize(phrase))] : [phrase]
@@ -431,17 +519,19 @@ function adminCandidates(ctx: Context): Candidate[] {
             found = true
           }
         }
-        if (found) continue
+        // The PIN code's places are looked at even when the name exists elsewhere (Model Town, Dwarka).
         const latin = keys[keys.length - 1]!
         const budget = typoBudget(latin.replace(/\s/g, '').length)
-        if (budget === 0) continue
-        // Typos among the PIN code's post offices.
         for (const [key, rows] of pinKeys) {
-          if (Math.abs(key.length - latin.length) > budget) continue
-          const d = editDistance(latin, key, budget)
-          if (d <= budget) addCandidates(ctx, out, span, raw, rows, 0.9 - 0.1 * d)
+          if (key === latin) continue
+          if (latin.length >= 4 && key.length > latin.length && key.startsWith(latin + ' '))
+            addCandidates(ctx, out, span, raw, rows, 0.8, true)
+          else if (budget > 0 && Math.abs(key.length - latin.length) <= budget) {
+            const d = editDistance(latin, key, budget)
+            if (d <= budget) addCandidates(ctx, out, span, raw, rows, 0.9 - 0.1 * d)
+          }
         }
-        // Typos and spelling variants of major names (first letter kept).
+        if (found || budget === 0) continue
         const phon = latin.split(' ').map(phoneticKey).join(' ')
         for (const m of major_) {
           if (m.key[0] !== latin[0] || Math.abs(m.key.length - latin.length) > budget + 1) continue
@@ -454,29 +544,63 @@ function adminCandidates(ctx: Context): Candidate[] {
       }
     }
   }
+
+  // A part of the address that no place of the gazetteer names, standing just before the city or the
+  // PIN code and worded like a locality, is read as the locality (Dharampeth, Nagpur).
+  runs.forEach((run, index) => {
+    const first = run[0]!
+    const last = run[run.length - 1]!
+    const value = clean(text.slice(first.start, last.end))
+    if (run.length > 4 || !/\p{L}{3,}/u.test(value) || NOT_LOCALITY_WORDS.test(value)) return
+    if (run.length === 1 && STOP_WORDS.has(first.key)) return
+    const span = { start: first.start, end: last.end }
+    if (out.some((c) => c.row >= 0 && c.start === span.start && c.end === span.end && baseScore(ctx, c) > 0.5))
+      return
+    // Later parts (nearer the city) are likelier the locality than earlier ones (a building's name).
+    const quality = (LOCALITY_WORDS.test(value) ? 0.55 : 0.4) * (0.6 + (0.4 * (index + 1)) / runs.length)
+    out.push({ ...span, level: 'locality', row: -1, quality, text: value, score: 0, partial: false, free: true })
+  })
+
+  // A name inside a longer name that matched as a whole is less likely on its own (Delhi in New Delhi).
+  for (const c of out) {
+    if (c.row < 0) continue
+    const inside = out.some(
+      (o) =>
+        o.row >= 0 &&
+        !o.partial &&
+        o.quality >= 0.85 &&
+        o.start <= c.start &&
+        o.end >= c.end &&
+        o.end - o.start > c.end - c.start,
+    )
+    if (inside) c.quality *= 0.6
+  }
   return out
 }
 
 // -------------------------------------------------------------------------------------------------
 // Solver
 
+function words(text: string): number {
+  return text.trim().split(/\s+/).length
+}
+
 function baseScore(ctx: Context, c: Candidate): number {
   const { g } = ctx
-  const words = c.text.trim().split(/\s+/).length
-  let s = c.quality * LEVEL_PRIOR[c.level] * (1 + 0.35 * (words - 1))
+  let s = c.quality * LEVEL_PRIOR[c.level] * (1 + 0.25 * (words(c.text) - 1))
   if (c.row < 0) return s
   const kind = g.kindOf(c.row)
   s *= 0.6 + 0.4 * g.importance[c.row]!
   // Urban or rural reading of an ambiguous name (bias 1 is neutral; the default 1.5 leans urban).
   if (URBAN.has(kind)) s *= Math.sqrt(ctx.bias)
   else if (kind === 'VLG') s /= Math.sqrt(ctx.bias)
-  if (ctx.pin) {
+  if (ctx.pinRows.length) {
     const state = g.state[c.row]!
     const district = g.district[c.row]!
-    if (c.level === 'state') s += ctx.pinStates.has(c.row) ? 1.2 : -1.2
+    if (c.level === 'state') s += ctx.pinStates.has(c.row) ? 0.8 : -1.2
     else if (g.pin[c.row] === ctx.pin) s += 1.4
     else if (ctx.pinDistricts.has(district) || ctx.pinDistricts.has(c.row) || ctx.pinCities.has(c.row)) s += 0.9
-    else if (ctx.pinStates.has(state)) s += 0.1
+    else if (ctx.pinStates.has(state) || ctx.pinStates.has(c.row)) s += 0.1
     else s -= 1.2
   }
   return s
@@ -490,7 +614,8 @@ function within(g: Gazetteer, child: number, parent: number): boolean {
   if (pk === 'CITY' || pk === 'DIST') {
     if (g.district[child] === g.district[parent] && g.district[child]! >= 0) return true
     const dLat = (g.lat[child]! - g.lat[parent]!) / 1e5
-    const dLon = ((g.lon[child]! - g.lon[parent]!) / 1e5) * Math.cos((g.lat[parent]! / 1e5) * (Math.PI / 180))
+    const dLon =
+      ((g.lon[child]! - g.lon[parent]!) / 1e5) * Math.cos((g.lat[parent]! / 1e5) * (Math.PI / 180))
     return Math.sqrt(dLat * dLat + dLon * dLon) * 111 < 25
   }
   return false
@@ -499,28 +624,42 @@ function within(g: Gazetteer, child: number, parent: number): boolean {
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end
 
 function pairScore(g: Gazetteer, a: Candidate, b: Candidate): number {
-  if (a.row < 0 || b.row < 0) return 0
-  if (a.row === b.row) return -3
-  const rank: Record<Candidate['level'], number> = {
-    state: 0,
-    district: 1,
-    city: 2,
-    subDistrict: 2.5,
-    locality: 3,
-    sublocality: 4,
-    subsublocality: 5,
+  const [outer, inner] = LEVEL_RANK[a.level] <= LEVEL_RANK[b.level] ? [a, b] : [b, a]
+  let s = 0
+  // Addresses run from the small to the large: a sub-locality written after its locality is unlikely.
+  if (
+    (outer.level === 'locality' && inner.level === 'sublocality') ||
+    (outer.level === 'city' && inner.level === 'locality')
+  ) {
+    if (inner.start > outer.start) s -= 0.5
   }
-  const [outer, inner] = rank[a.level] <= rank[b.level] ? [a, b] : [b, a]
-  if (within(g, inner.row, outer.row)) return 0.6
-  if (outer.level === 'state' && g.state[inner.row] !== outer.row) return -1.5
-  if (g.state[inner.row] !== g.state[outer.row]) return -1.2
-  return -0.4
+  if (a.row < 0 || b.row < 0) return s
+  if (a.row === b.row) return s - 3
+  if (
+    outer.level === 'city' &&
+    inner.level === 'locality' &&
+    g.kindOf(inner.row) === 'CITY' &&
+    g.population[inner.row]! > g.population[outer.row]!
+  )
+    s -= 1.5
+  if (within(g, inner.row, outer.row)) return s + 0.6
+  if (outer.level === 'state' && g.state[inner.row] !== outer.row) return s - 1.5
+  if (g.state[inner.row] !== g.state[outer.row]) return s - 1.2
+  return s - 0.4
 }
 
 function solve(ctx: Context, candidates: Candidate[]): Candidate[] {
   const { g } = ctx
   for (const c of candidates) c.score = baseScore(ctx, c)
-  const levels: Candidate['level'][] = ['state', 'district', 'city', 'subDistrict', 'locality', 'sublocality', 'subsublocality']
+  const levels: Candidate['level'][] = [
+    'state',
+    'district',
+    'city',
+    'subDistrict',
+    'locality',
+    'sublocality',
+    'subsublocality',
+  ]
   const options = levels.map((level) =>
     candidates
       .filter((c) => c.level === level && c.score > 0)
@@ -541,7 +680,7 @@ function solve(ctx: Context, candidates: Candidate[]): Candidate[] {
     search(depth + 1, score)
     for (const c of options[depth]!) {
       if (chosen.some((o) => overlaps(o, c))) continue
-      let s = score + c.score
+      let s = score + c.score + (c.free ? 0 : COVERAGE * words(c.text))
       for (const o of chosen) s += pairScore(g, o, c)
       chosen.push(c)
       search(depth + 1, s)
@@ -549,6 +688,13 @@ function solve(ctx: Context, candidates: Candidate[]): Candidate[] {
     }
   }
   search(0, 0)
+  if ((globalThis as { __wpdebug?: boolean }).__wpdebug) {
+    for (const o of options.flat())
+      console.warn(
+        `  ${o.level} "${o.text}" ${o.row >= 0 ? `${g.kindOf(o.row)}:${g.name(o.row)}:${g.eloc(o.row)}` : '-'} q=${o.quality.toFixed(2)} s=${o.score.toFixed(2)}`,
+      )
+    console.warn('  best', bestScore.toFixed(2), best.map((c) => `${c.level}=${c.text}`).join(', '))
+  }
   return best
 }
 
@@ -593,10 +739,7 @@ export function standardize(
   const careOfs = findSpan(ctx, CARE_OF)
   const floors = findSpan(ctx, FLOOR)
   const landmarks = findSpan(ctx, LANDMARK)
-  const postOffices = [
-    ...findSpan(ctx, POST_OFFICE_BEFORE),
-    ...findSpan(ctx, POST_OFFICE_AFTER, (m) => !/^(near|opp|behind)\b/i.test(m[1]!)),
-  ]
+  const postOffices = findPostOffices(ctx)
   const houseNumbers = findHouseNumber(ctx)
   const roads = findRoads(ctx)
 
@@ -607,9 +750,22 @@ export function standardize(
   const adminDetails: StandardizedAddressResult['addressInformation']['adminDetails'] = {}
   const rowOf: Partial<Record<Candidate['level'], number>> = {}
   for (const c of [...chosen].sort((a, b) => a.start - b.start)) {
+    let name = c.row >= 0 && !c.partial ? g.name(c.row) : clean(c.text)
+    let written = clean(c.text)
+    // Andheri West, Dadar (W): the side of a locality belongs to it.
+    if (c.level === 'locality' || c.level === 'sublocality') {
+      const side = /^\s*\(?\s*(east|west|north|south|e|w|n|s)\b\.?\s*\)?/i.exec(text.slice(c.end))
+      const span = side ? { start: c.end, end: c.end + side[0].length } : undefined
+      if (side && span && taken.free(span)) {
+        taken.take(span)
+        const full = { e: 'East', w: 'West', n: 'North', s: 'South' }[side[1]!.toLowerCase()[0] as 'e']
+        if (!new RegExp(`\\b${full}$`, 'i').test(name)) name = `${name} ${full}`
+        written = clean(text.slice(c.start, span.end))
+      }
+    }
     adminDetails[c.level] = {
-      originalName: c.row >= 0 ? g.name(c.row) : clean(c.text),
-      inputName: clean(c.text),
+      originalName: name,
+      inputName: written,
       ...(c.row >= 0 ? { eLoc: g.eloc(c.row) } : {}),
     }
     if (c.row >= 0) rowOf[c.level] = c.row
@@ -626,14 +782,16 @@ export function standardize(
     adminDetails[level] = { originalName: g.name(row), inputName: '', eLoc: g.eloc(row), inferred: true }
     rowOf[level] = row
   }
+  const rural = specific !== undefined && g.kindOf(specific) === 'VLG'
   if (specific !== undefined) {
-    if (g.kindOf(specific) !== 'CITY') infer('city', g.city[specific]!)
+    // A village has no city: its district and state are inferred, never a town nearby.
+    if (g.kindOf(specific) !== 'CITY' && !rural) infer('city', g.city[specific]!)
     infer('district', g.district[specific]!)
     infer('state', g.state[specific]!)
   }
-  if (ctx.pin && ctx.pinRows.length) {
+  if (ctx.pinRows.length) {
     const topCity = [...ctx.pinCities].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]
-    if (topCity && topCity[1] * 2 >= ctx.pinRows.length) infer('city', topCity[0])
+    if (!rural && topCity && topCity[1] * 2 >= ctx.pinRows.length) infer('city', topCity[0])
     infer('district', g.district[ctx.pinRows[0]!]!)
     infer('state', g.state[ctx.pinRows[0]!]!)
   }
