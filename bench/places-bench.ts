@@ -1,0 +1,231 @@
+/**
+ * Places benchmark: the gazetteer's storage formats (load time, memory, size; decision 007), the
+ * standardizer's accuracy per field on the labelled addresses (test/fixtures/places) and its latency, and
+ * autosuggest's latency over generated queries (prefixes of 1–12 characters, typos, Hindi, several words,
+ * with and without a location) with how often the intended place is among the first five.
+ *
+ *   npm run bench:places                 all of it
+ *   npm run bench:places -- --misses     also list the standardizer's misses
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { gzipSync } from 'node:zlib'
+import { decompress } from '../electron/local-service/places/data/columns-file'
+import { Gazetteer, KINDS, type PlaceRow } from '../electron/local-service/places/data/gazetteer'
+import { resolveGazetteerFile } from '../electron/local-service/places/data/resolve'
+import { autosuggest, prepareAutosuggest, type SuggestParams } from '../electron/local-service/places/engine/autosuggest'
+import { normalize } from '../electron/local-service/places/engine/normalize'
+import { prepareStandardizer, standardize } from '../electron/local-service/places/engine/woodpecker'
+import { loadLabelledAddresses, scoreAddresses } from '../test/support/places-fixtures'
+import { mulberry32 } from './join-data'
+
+const root = path.resolve(import.meta.dirname, '..')
+const dataDir = path.join(root, 'bench', '.data', 'places')
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? NaN
+}
+const ms = (n: number) => n.toFixed(n < 10 ? 2 : 1).padStart(8)
+
+function rowsOf(g: Gazetteer): PlaceRow[] {
+  const rows: PlaceRow[] = []
+  for (let i = 0; i < g.size; i++)
+    rows.push({
+      kind: g.kindOf(i),
+      name: g.name(i),
+      hi: g.hindi(i),
+      alts: g.alts(i),
+      lat: g.latitude(i),
+      lon: g.longitude(i),
+      state: g.state[i]!,
+      district: g.district[i]!,
+      subDistrict: g.subDistrict[i]!,
+      city: g.city[i]!,
+      pin: g.pin[i]!,
+      population: g.population[i]!,
+      importance: g.importance[i]!,
+      eloc: g.eloc(i),
+    })
+  return rows
+}
+
+function formats(file: string, g: Gazetteer) {
+  console.log('\n## Gazetteer storage (decision 007): load at service start, memory held, file size')
+  mkdirSync(dataDir, { recursive: true })
+  const raw = decompress(readFileSync(file))
+  const files: Record<string, string> = {
+    brotli: file,
+    gzip: path.join(dataDir, 'gazetteer.gz'),
+    raw: path.join(dataDir, 'gazetteer.raw'),
+    json: path.join(dataDir, 'gazetteer-rows.json.gz'),
+  }
+  writeFileSync(files.gzip!, gzipSync(raw, { level: 9 }))
+  writeFileSync(files.raw!, raw)
+  writeFileSync(files.json!, gzipSync(JSON.stringify({ rows: rowsOf(g), meta: g.meta }), { level: 9 }))
+  const labels: Record<string, string> = {
+    brotli: 'columns + index, brotli (shipped)',
+    gzip: 'columns + index, gzip',
+    raw: 'columns + index, uncompressed',
+    json: 'rows as JSON (gzip), index built at load',
+  }
+  console.log('format                                      size MiB   load ms (median)  first ms  held MiB  rss MiB  load/shipped')
+  let base = 0
+  for (const [format, f] of Object.entries(files)) {
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', path.join(root, 'bench', 'places-load.ts'), format, f, '5'],
+      { cwd: root, encoding: 'utf8' },
+    )
+    const r = JSON.parse(out.trim().split('\n').pop()!) as {
+      medianMs: number
+      firstMs: number
+      heldMiB: number
+      rssMiB: number
+    }
+    if (format === 'brotli') base = r.medianMs
+    console.log(
+      `${labels[format]!.padEnd(44)}${(statSync(f).size / 1048576).toFixed(2).padStart(8)}${ms(r.medianMs).padStart(18)}${ms(r.firstMs).padStart(10)}${r.heldMiB.toFixed(1).padStart(10)}${r.rssMiB.toFixed(1).padStart(9)}${(r.medianMs / base).toFixed(2).padStart(14)}`,
+    )
+  }
+}
+
+function accuracy(g: Gazetteer, showMisses: boolean) {
+  const labelled = loadLabelledAddresses()
+  const { scores, misses } = scoreAddresses(labelled, (a) => standardize(g, a))
+  console.log(`\n## Standardizer accuracy on ${labelled.length} labelled addresses (test/fixtures/places)`)
+  console.log('field       labelled  predicted  correct  precision  recall')
+  for (const s of scores)
+    console.log(
+      `${s.field.padEnd(12)}${String(s.labelled).padStart(8)}${String(s.predicted).padStart(11)}${String(s.correct).padStart(9)}${s.precision.toFixed(3).padStart(11)}${s.recall.toFixed(3).padStart(8)}`,
+    )
+  if (showMisses) for (const m of misses) console.log(`  miss ${m.field}: expected "${m.expected}", got "${m.got}" — ${m.address}`)
+
+  const times: number[] = []
+  for (const item of labelled) standardize(g, item.address)
+  for (let round = 0; round < 5; round++)
+    for (const item of labelled) {
+      const t = performance.now()
+      standardize(g, item.address)
+      times.push(performance.now() - t)
+    }
+  console.log(
+    `\nstandardizer latency (engine, ${times.length} calls): p50 ${pct(times, 50).toFixed(3)} ms  p95 ${pct(times, 95).toFixed(3)} ms  max ${Math.max(...times).toFixed(2)} ms`,
+  )
+}
+
+type Category = 'prefix' | 'typo' | 'hindi' | 'words' | 'near'
+interface Query {
+  params: SuggestParams
+  category: Category
+  /** eLoc of the place the query was made from (for recall@5 of complete names and typos). */
+  target?: string
+  complete: boolean
+}
+
+/** Deterministic queries made from the gazetteer's places (important places more often). */
+export function makeQueries(g: Gazetteer, count: number, seed = 20260713): Query[] {
+  const random = mulberry32(seed)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!
+  const important: number[] = []
+  const any: number[] = []
+  const hindi: number[] = []
+  for (let i = 0; i < g.size; i++) {
+    if (g.importance[i]! >= 0.45) important.push(i)
+    if (g.hiId[i]) hindi.push(i)
+    if (/^[A-Za-z ]+$/.test(g.name(i))) any.push(i)
+  }
+  const place = () => (random() < 0.6 ? pick(important) : pick(any))
+  const typo = (word: string) => {
+    if (word.length < 5) return word
+    const i = 1 + Math.floor(random() * (word.length - 2))
+    const op = Math.floor(random() * 3)
+    if (op === 0) return word.slice(0, i) + word.slice(i + 1)
+    if (op === 1) return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)
+    return word.slice(0, i) + 'aeiou'[Math.floor(random() * 5)] + word.slice(i + 1)
+  }
+  const out: Query[] = []
+  while (out.length < count) {
+    const r = random()
+    const row = place()
+    const name = normalize(g.name(row))
+    if (r < 0.45) {
+      const len = 1 + Math.floor(random() * 12)
+      const q = name.slice(0, len)
+      out.push({ params: { query: q }, category: 'prefix', target: g.eloc(row), complete: q === name })
+    } else if (r < 0.6) {
+      const q = typo(name)
+      out.push({ params: { query: q }, category: 'typo', target: g.eloc(row), complete: true })
+    } else if (r < 0.72 && hindi.length) {
+      const h = pick(hindi)
+      const name = g.hindi(h)
+      const full = random() < 0.5
+      const q = full ? name : [...name].slice(0, 2 + Math.floor(random() * 4)).join('')
+      out.push({ params: { query: q }, category: 'hindi', target: g.eloc(h), complete: full })
+    } else if (r < 0.86) {
+      const parent = g.city[row]! >= 0 ? g.city[row]! : g.district[row]! >= 0 ? g.district[row]! : g.state[row]!
+      const context = parent >= 0 ? normalize(g.name(parent)) : ''
+      const cut = 2 + Math.floor(random() * 5)
+      const q = context ? `${name} ${context.slice(0, cut)}` : name
+      out.push({ params: { query: q }, category: 'words', target: g.eloc(row), complete: true })
+    } else {
+      const lat = g.latitude(row) + (random() - 0.5) * 0.2
+      const lng = g.longitude(row) + (random() - 0.5) * 0.2
+      const q = name.slice(0, 3 + Math.floor(random() * 6))
+      out.push({
+        params: { query: q, location: `${lat.toFixed(5)},${lng.toFixed(5)}`, hyperLocal: random() < 0.5 },
+        category: 'near',
+        target: g.eloc(row),
+        complete: false,
+      })
+    }
+  }
+  return out
+}
+
+function suggestBench(g: Gazetteer) {
+  const queries = makeQueries(g, 1500)
+  for (const q of queries.slice(0, 300)) autosuggest(g, q.params)
+  const times: number[] = []
+  const byCategory = new Map<Category, number[]>()
+  const found = new Map<Category, [number, number]>()
+  for (const q of queries) {
+    const t = performance.now()
+    const r = autosuggest(g, q.params)
+    const dt = performance.now() - t
+    times.push(dt)
+    byCategory.set(q.category, [...(byCategory.get(q.category) ?? []), dt])
+    if (q.complete || q.category === 'near') {
+      const [hit, all] = found.get(q.category) ?? [0, 0]
+      const top = r?.suggestedLocations.slice(0, 5).map((s) => s.eLoc) ?? []
+      found.set(q.category, [hit + (q.target && top.includes(q.target) ? 1 : 0), all + 1])
+    }
+  }
+  console.log(`\n## Autosuggest (engine, ${queries.length} queries, after 300 warm-up queries)`)
+  console.log('queries     count     p50 ms     p95 ms     p99 ms   intended place in top 5 (complete names)')
+  const line = (label: string, xs: number[], f?: [number, number]) =>
+    console.log(
+      `${label.padEnd(10)}${String(xs.length).padStart(6)}${ms(pct(xs, 50)).padStart(11)}${ms(pct(xs, 95)).padStart(11)}${ms(pct(xs, 99)).padStart(11)}   ${f ? `${((100 * f[0]) / f[1]).toFixed(1)} % of ${f[1]}` : ''}`,
+    )
+  for (const [c, xs] of byCategory) line(c, xs, found.get(c))
+  line('all', times)
+}
+
+function main() {
+  const file = resolveGazetteerFile()
+  if (!file) throw new Error('resources/data/places/gazetteer.bin not found: run npm run data:places')
+  const t = performance.now()
+  const g = Gazetteer.load(file)
+  prepareStandardizer(g)
+  prepareAutosuggest(g)
+  console.log(
+    `gazetteer: ${g.size} places (${KINDS.map((k) => `${k} ${(g.meta.counts as Record<string, number>)[k] ?? 0}`).join(', ')}), loaded and prepared in ${(performance.now() - t).toFixed(0)} ms`,
+  )
+  console.log('Machine: 2 shared cores (other work running); figures are indicative.')
+  formats(file, g)
+  accuracy(g, process.argv.includes('--misses'))
+  suggestBench(g)
+}
+
+main()
