@@ -15,11 +15,10 @@ import { gzipSync } from 'node:zlib'
 import { decompress } from '../electron/local-service/places/data/columns-file'
 import { Gazetteer, KINDS, type PlaceRow } from '../electron/local-service/places/data/gazetteer'
 import { resolveGazetteerFile } from '../electron/local-service/places/data/resolve'
-import { autosuggest, prepareAutosuggest, type SuggestParams } from '../electron/local-service/places/engine/autosuggest'
-import { normalize } from '../electron/local-service/places/engine/normalize'
+import { autosuggest, prepareAutosuggest } from '../electron/local-service/places/engine/autosuggest'
 import { prepareStandardizer, standardize } from '../electron/local-service/places/engine/woodpecker'
 import { loadLabelledAddresses, scoreAddresses } from '../test/support/places-fixtures'
-import { mulberry32 } from './join-data'
+import { makeQueries, type Category } from './places-bench-queries'
 
 const root = path.resolve(import.meta.dirname, '..')
 const dataDir = path.join(root, 'bench', '.data', 'places')
@@ -70,7 +69,10 @@ function formats(file: string, g: Gazetteer) {
     raw: 'columns + index, uncompressed',
     json: 'rows as JSON (gzip), index built at load',
   }
-  console.log('format                                      size MiB   load ms (median)  first ms  held MiB  rss MiB  load/shipped')
+  console.log(
+    'format                                      size MiB   load ms (median)  first ms  held MiB  rss MiB  load/shipped',
+  )
+  let prepare = ''
   let base = 0
   for (const [format, f] of Object.entries(files)) {
     const out = execFileSync(
@@ -83,24 +85,38 @@ function formats(file: string, g: Gazetteer) {
       firstMs: number
       heldMiB: number
       rssMiB: number
+      prepareMs: number
+      preparedMiB: number
     }
-    if (format === 'brotli') base = r.medianMs
+    if (format === 'brotli') {
+      base = r.medianMs
+      prepare = `then the engines' lookup tables: ${r.prepareMs.toFixed(0)} ms, ${r.preparedMiB.toFixed(1)} MiB more`
+    }
     console.log(
       `${labels[format]!.padEnd(44)}${(statSync(f).size / 1048576).toFixed(2).padStart(8)}${ms(r.medianMs).padStart(18)}${ms(r.firstMs).padStart(10)}${r.heldMiB.toFixed(1).padStart(10)}${r.rssMiB.toFixed(1).padStart(9)}${(r.medianMs / base).toFixed(2).padStart(14)}`,
     )
   }
+  console.log(prepare)
 }
 
 function accuracy(g: Gazetteer, showMisses: boolean) {
   const labelled = loadLabelledAddresses()
-  const { scores, misses } = scoreAddresses(labelled, (a) => standardize(g, a))
-  console.log(`\n## Standardizer accuracy on ${labelled.length} labelled addresses (test/fixtures/places)`)
-  console.log('field       labelled  predicted  correct  precision  recall')
-  for (const s of scores)
-    console.log(
-      `${s.field.padEnd(12)}${String(s.labelled).padStart(8)}${String(s.predicted).padStart(11)}${String(s.correct).padStart(9)}${s.precision.toFixed(3).padStart(11)}${s.recall.toFixed(3).padStart(8)}`,
-    )
-  if (showMisses) for (const m of misses) console.log(`  miss ${m.field}: expected "${m.expected}", got "${m.got}" — ${m.address}`)
+  const sets: Array<[string, typeof labelled]> = [
+    ['all labelled addresses', labelled],
+    ['the held-out ones (written after tuning)', loadLabelledAddresses(/holdout/)],
+  ]
+  for (const [label, items] of sets) {
+    const { scores, misses } = scoreAddresses(items, (a) => standardize(g, a))
+    console.log(`\n## Standardizer accuracy: ${label}, ${items.length} addresses (test/fixtures/places)`)
+    console.log('field       labelled  predicted  correct  precision  recall')
+    for (const s of scores)
+      console.log(
+        `${s.field.padEnd(12)}${String(s.labelled).padStart(8)}${String(s.predicted).padStart(11)}${String(s.correct).padStart(9)}${s.precision.toFixed(3).padStart(11)}${s.recall.toFixed(3).padStart(8)}`,
+      )
+    if (showMisses && items === labelled)
+      for (const m of misses)
+        console.log(`  miss ${m.field}: expected "${m.expected}", got "${m.got}" — ${m.address}`)
+  }
 
   const times: number[] = []
   for (const item of labelled) standardize(g, item.address)
@@ -113,75 +129,6 @@ function accuracy(g: Gazetteer, showMisses: boolean) {
   console.log(
     `\nstandardizer latency (engine, ${times.length} calls): p50 ${pct(times, 50).toFixed(3)} ms  p95 ${pct(times, 95).toFixed(3)} ms  max ${Math.max(...times).toFixed(2)} ms`,
   )
-}
-
-type Category = 'prefix' | 'typo' | 'hindi' | 'words' | 'near'
-interface Query {
-  params: SuggestParams
-  category: Category
-  /** eLoc of the place the query was made from (for recall@5 of complete names and typos). */
-  target?: string
-  complete: boolean
-}
-
-/** Deterministic queries made from the gazetteer's places (important places more often). */
-export function makeQueries(g: Gazetteer, count: number, seed = 20260713): Query[] {
-  const random = mulberry32(seed)
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!
-  const important: number[] = []
-  const any: number[] = []
-  const hindi: number[] = []
-  for (let i = 0; i < g.size; i++) {
-    if (g.importance[i]! >= 0.45) important.push(i)
-    if (g.hiId[i]) hindi.push(i)
-    if (/^[A-Za-z ]+$/.test(g.name(i))) any.push(i)
-  }
-  const place = () => (random() < 0.6 ? pick(important) : pick(any))
-  const typo = (word: string) => {
-    if (word.length < 5) return word
-    const i = 1 + Math.floor(random() * (word.length - 2))
-    const op = Math.floor(random() * 3)
-    if (op === 0) return word.slice(0, i) + word.slice(i + 1)
-    if (op === 1) return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)
-    return word.slice(0, i) + 'aeiou'[Math.floor(random() * 5)] + word.slice(i + 1)
-  }
-  const out: Query[] = []
-  while (out.length < count) {
-    const r = random()
-    const row = place()
-    const name = normalize(g.name(row))
-    if (r < 0.45) {
-      const len = 1 + Math.floor(random() * 12)
-      const q = name.slice(0, len)
-      out.push({ params: { query: q }, category: 'prefix', target: g.eloc(row), complete: q === name })
-    } else if (r < 0.6) {
-      const q = typo(name)
-      out.push({ params: { query: q }, category: 'typo', target: g.eloc(row), complete: true })
-    } else if (r < 0.72 && hindi.length) {
-      const h = pick(hindi)
-      const name = g.hindi(h)
-      const full = random() < 0.5
-      const q = full ? name : [...name].slice(0, 2 + Math.floor(random() * 4)).join('')
-      out.push({ params: { query: q }, category: 'hindi', target: g.eloc(h), complete: full })
-    } else if (r < 0.86) {
-      const parent = g.city[row]! >= 0 ? g.city[row]! : g.district[row]! >= 0 ? g.district[row]! : g.state[row]!
-      const context = parent >= 0 ? normalize(g.name(parent)) : ''
-      const cut = 2 + Math.floor(random() * 5)
-      const q = context ? `${name} ${context.slice(0, cut)}` : name
-      out.push({ params: { query: q }, category: 'words', target: g.eloc(row), complete: true })
-    } else {
-      const lat = g.latitude(row) + (random() - 0.5) * 0.2
-      const lng = g.longitude(row) + (random() - 0.5) * 0.2
-      const q = name.slice(0, 3 + Math.floor(random() * 6))
-      out.push({
-        params: { query: q, location: `${lat.toFixed(5)},${lng.toFixed(5)}`, hyperLocal: random() < 0.5 },
-        category: 'near',
-        target: g.eloc(row),
-        complete: false,
-      })
-    }
-  }
-  return out
 }
 
 function suggestBench(g: Gazetteer) {

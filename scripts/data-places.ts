@@ -157,7 +157,9 @@ const uniq = (xs: string[], not: string[] = []) => {
   }
   return out
 }
-const make = (d: Omit<Draft, 'alts' | 'hi' | 'importance' | 'population' | 'pin'> & Partial<Draft>): Draft => {
+const make = (
+  d: Omit<Draft, 'alts' | 'hi' | 'importance' | 'population' | 'pin'> & Partial<Draft>,
+): Draft => {
   const draft: Draft = { alts: [], hi: '', importance: 0, population: 0, pin: 0, ...d }
   drafts.push(draft)
   return draft
@@ -270,7 +272,8 @@ const nearest = (list: Draft[], lat: number, lon: number) => {
   }
   return best
 }
-const districtsOfState = (state: Draft | undefined) => [...districts.values()].filter((d) => d.state === state)
+const districtsOfState = (state: Draft | undefined) =>
+  [...districts.values()].filter((d) => d.state === state)
 const latinAlternate = (s: string) => {
   const a = asciiFold(s).trim()
   return /^[A-Z][a-z]+(?: [A-Z]?[a-z]+){0,2}$/.test(a) && a.length >= 4 ? a : undefined
@@ -291,7 +294,12 @@ for (const c of [...cities].sort((a, b) => a.id - b.id)) {
   const latin = c.alternates
     .map(latinAlternate)
     .filter((a): a is string => !!a)
-    .filter((a) => ownVariants.has(normalize(a)) || !primaryNames.has(normalize(a)) || normalize(a) === normalize(c.name))
+    .filter(
+      (a) =>
+        ownVariants.has(normalize(a)) ||
+        !primaryNames.has(normalize(a)) ||
+        normalize(a) === normalize(c.name),
+    )
   const section = c.fcode === 'PPLX' && c.population < 1_000_000
   const d = make({
     key: `GN|${c.id}`,
@@ -344,7 +352,10 @@ const cityFor = (lat: number, lon: number, state: Draft | undefined, district: D
   let metro: Draft | undefined
   for (const c of candidates) {
     if (c.population < 1_000_000) continue
-    if (km(lat, lon, c.lat, c.lon) <= 0.6 * radiusKm(c.population) && (!metro || c.population > metro.population))
+    if (
+      km(lat, lon, c.lat, c.lon) <= 0.6 * radiusKm(c.population) &&
+      (!metro || c.population > metro.population)
+    )
       metro = c
   }
   if (metro) return metro
@@ -357,10 +368,12 @@ const cityFor = (lat: number, lon: number, state: Draft | undefined, district: D
   }
   return best ?? named
 }
-for (const d of drafts) if (d.kind === 'LC' && d.key.startsWith('GN|')) d.city = cityFor(d.lat, d.lon, d.state, d.district)
+for (const d of drafts)
+  if (d.kind === 'LC' && d.key.startsWith('GN|')) d.city = cityFor(d.lat, d.lon, d.state, d.district)
 
 // Post-office localities: one place per PIN code and name.
-const OFFICE_SUFFIX = /\s*\b(?:H\.?\s?O|S\.?\s?O|B\.?\s?O|G\.?\s?P\.?\s?O|N\.?\s?D\.?\s?S\.?\s?O|E\.?\s?D\.?\s?S\.?\s?O)\.?$/i
+const OFFICE_SUFFIX =
+  /\s*\b(?:H\.?\s?O|S\.?\s?O|B\.?\s?O|G\.?\s?P\.?\s?O|N\.?\s?D\.?\s?S\.?\s?O|E\.?\s?D\.?\s?S\.?\s?O)\.?$/i
 const SUBDIVISION = /\b(sector|sec|block|blk|bk|phase|ph|stage|pocket|extension|extn|layout)\b/
 const localityRows = new Map<string, PostalRow[]>()
 for (const r of postal) {
@@ -387,7 +400,8 @@ for (const [k, rows] of [...localityRows].sort(([a], [b]) => (a < b ? -1 : 1))) 
   const city = cityFor(lat, lon, district.state, district)
   const key = normalize(r.place)
   // The head office named after its city (or a town of its district) is that place: it lends it its PIN code.
-  const same = city && namesOf(city).has(key) ? city : townsOfDistrict.get(district)?.find((c) => namesOf(c).has(key))
+  const same =
+    city && namesOf(city).has(key) ? city : townsOfDistrict.get(district)?.find((c) => namesOf(c).has(key))
   if (same) {
     if (!same.pin) same.pin = r.pin
     continue
@@ -397,7 +411,10 @@ for (const [k, rows] of [...localityRows].sort(([a], [b]) => (a < b ? -1 : 1))) 
     key: `PO|${k}`,
     kind,
     name: r.place,
-    alts: uniq(rows.map((x) => x.full ?? ''), [r.place]),
+    alts: uniq(
+      rows.map((x) => x.full ?? ''),
+      [r.place],
+    ),
     lat,
     lon,
     pin: r.pin,

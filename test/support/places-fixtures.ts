@@ -27,10 +27,11 @@ export interface LabelledAddress extends Partial<Record<Field, string>> {
 
 const dir = path.resolve(import.meta.dirname, '..', 'fixtures', 'places')
 
-export function loadLabelledAddresses(): LabelledAddress[] {
+/** The labelled addresses of every fixture file, or of the files whose name matches `only`. */
+export function loadLabelledAddresses(only?: RegExp): LabelledAddress[] {
   const out: LabelledAddress[] = []
   for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
+    .filter((f) => f.endsWith('.jsonl') && (!only || only.test(f)))
     .sort()) {
     for (const line of readFileSync(path.join(dir, file), 'utf8').split('\n')) {
       if (line.trim()) out.push(JSON.parse(line) as LabelledAddress)
@@ -44,7 +45,7 @@ const loose = (s: string) =>
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[^a-z0-9\u0900-\u097f]+/g, '')
+    .replace(/[^a-z0-9\p{Script=Devanagari}]+/gu, '')
 
 /** What the standardizer said for a field (several readings for names: standardized and as written). */
 export function predicted(result: StandardizedAddressResult | null, field: Field): string[] {

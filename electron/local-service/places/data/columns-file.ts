@@ -7,7 +7,8 @@
  * on an 8-byte boundary. A string list is one UTF-8 text with the strings separated by `\n`.
  * The whole container is stored brotli-compressed (decision 007).
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompressSync, brotliDecompress, brotliDecompressSync, constants } from 'node:zlib'
 
 const MAGIC = 'GAZC'
 
@@ -140,4 +141,11 @@ export function compress(bytes: Uint8Array): Uint8Array {
 
 export function decompress(bytes: Uint8Array): Uint8Array {
   return brotliDecompressSync(bytes)
+}
+
+const brotliDecompressAsync = promisify(brotliDecompress)
+
+/** Decompress on libuv's thread pool, leaving the event loop free (the service keeps answering). */
+export async function decompressAsync(bytes: Uint8Array): Promise<Uint8Array> {
+  return brotliDecompressAsync(bytes)
 }

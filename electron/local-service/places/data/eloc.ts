@@ -17,17 +17,20 @@ export function elocCode(key: string, length = 6): string {
 }
 
 /** Codes for every key, collision-free, independent of the keys' input order. Keys must be unique. */
-export function assignElocs(keys: readonly string[]): Map<string, string> {
+export function assignElocs(
+  keys: readonly string[],
+  code: (key: string) => string = elocCode,
+): Map<string, string> {
   const sorted = [...keys].sort()
   const taken = new Set<string>()
   const out = new Map<string, string>()
   for (const key of sorted) {
     if (out.has(key)) throw new Error(`duplicate eLoc key: ${key}`)
     let attempt = 0
-    let code = elocCode(key)
-    while (taken.has(code)) code = elocCode(`${key}#${++attempt}`)
-    taken.add(code)
-    out.set(key, code)
+    let value = code(key)
+    while (taken.has(value)) value = code(`${key}#${++attempt}`)
+    taken.add(value)
+    out.set(key, value)
   }
   return out
 }

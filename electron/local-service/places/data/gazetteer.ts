@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { hasDevanagari, normalize, phoneticKey, romanize, tokens } from '../engine/normalize'
-import { compress, decodeColumns, decompress, encodeColumns, type DecodedColumns } from './columns-file'
+import {
+  compress,
+  decodeColumns,
+  decompress,
+  decompressAsync,
+  encodeColumns,
+  type DecodedColumns,
+} from './columns-file'
 
 /**
  * The places gazetteer: every place as a row of flat columns (kind, names, position, parents, PIN,
@@ -339,6 +347,11 @@ export class Gazetteer {
 
   static load(file: string): Gazetteer {
     return Gazetteer.fromBytes(readFileSync(file))
+  }
+
+  /** Load without blocking the event loop during the read and the decompression. */
+  static async loadAsync(file: string): Promise<Gazetteer> {
+    return new Gazetteer(decodeColumns(await decompressAsync(await readFile(file))))
   }
 
   kindOf(i: number): Kind {

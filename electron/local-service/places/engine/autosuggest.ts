@@ -1,4 +1,5 @@
 import type { Pod } from '../../../contract/places/autosuggest'
+import type { SavedPlace } from '../../../contract/places/my-places'
 import { KIND, type Gazetteer, type Kind } from '../data/gazetteer'
 import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudget } from './normalize'
 
@@ -9,16 +10,8 @@ import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudg
  * and is answered in Hindi. Pure: a function of the loaded gazetteer and serializable inputs.
  */
 
-export interface UserPlace {
-  eLoc: string
-  placeName: string
-  placeAddress: string
-  latitude: number
-  longitude: number
-  type: string
-  userName: string
-  created: string
-}
+/** A saved place of the analyst (My places). */
+export type UserPlace = SavedPlace
 
 export interface SuggestParams {
   query: string
@@ -112,7 +105,7 @@ export const TYPE_NAMES: Readonly<Record<Kind, string>> = {
 /** Regions the gazetteer covers; pod, filter, bridge and hyperLocal apply to these only (spec §4.2). */
 export const COVERED_REGIONS = new Set(['IND', 'IN'])
 export const MAX_SUGGESTIONS = 10
-const CANDIDATE_BUDGET = 1500
+const CANDIDATE_BUDGET = 600
 const DIRECTIONS = new Set(['east', 'west', 'north', 'south', 'e', 'w', 'n', 's'])
 const RAD = Math.PI / 180
 
@@ -162,7 +155,8 @@ interface Grid {
   rows: Uint32Array
 }
 const grids = new WeakMap<Gazetteer, Grid>()
-const cellOf = (lat: number, lon: number) => Math.floor((lat + 90) / CELL) * 2000 + Math.floor((lon + 180) / CELL)
+const cellOf = (lat: number, lon: number) =>
+  Math.floor((lat + 90) / CELL) * 2000 + Math.floor((lon + 180) / CELL)
 
 function grid(g: Gazetteer): Grid {
   let out = grids.get(g)
@@ -198,9 +192,65 @@ function* rowsNear(g: Gazetteer, lat: number, lon: number, cellsAround: number):
     }
 }
 
+// -------------------------------------------------------------------------------------------------
+// Trigram index of the index's single words (built once per gazetteer), for typo-tolerant matching.
+
+interface Trigrams {
+  lists: Map<string, Uint32Array>
+  counts: Uint8Array
+}
+const trigramIndexes = new WeakMap<Gazetteer, Trigrams>()
+
+function gramsOf(word: string): string[] {
+  const padded = `^${word}`
+  const out: string[] = []
+  for (let i = 0; i + 3 <= padded.length; i++) out.push(padded.slice(i, i + 3))
+  return out
+}
+
+function trigrams(g: Gazetteer): Trigrams {
+  let out = trigramIndexes.get(g)
+  if (out) return out
+  const build = new Map<string, number[]>()
+  g.tokens.forEach((token, t) => {
+    if (token.length < 3 || token.includes(' ') || !/^[a-z]/.test(token)) return
+    for (const gram of new Set(gramsOf(token))) {
+      const list = build.get(gram)
+      if (list) list.push(t)
+      else build.set(gram, [t])
+    }
+  })
+  const lists = new Map<string, Uint32Array>()
+  for (const [gram, list] of build) lists.set(gram, Uint32Array.from(list))
+  out = { lists, counts: new Uint8Array(g.tokens.length) }
+  trigramIndexes.set(g, out)
+  return out
+}
+
+/** Words sharing enough trigrams with `word` to be within `budget` edits of it (or of their start). */
+function typoCandidates(g: Gazetteer, word: string, budget: number): number[] {
+  const { lists, counts } = trigrams(g)
+  const grams = [...new Set(gramsOf(word))]
+  const need = Math.max(1, grams.length - 3 * budget)
+  const touched: number[] = []
+  const out: number[] = []
+  for (const gram of grams) {
+    const list = lists.get(gram)
+    if (!list) continue
+    for (let k = 0; k < list.length; k++) {
+      const t = list[k]!
+      if (counts[t] === 0) touched.push(t)
+      if (++counts[t]! === need) out.push(t)
+    }
+  }
+  for (const t of touched) counts[t] = 0
+  return out
+}
+
 /** Build the lookup tables now rather than on the first request. */
 export function prepareAutosuggest(g: Gazetteer): void {
   grid(g)
+  trigrams(g)
   g.byEloc('000000')
 }
 
@@ -228,12 +278,12 @@ const PREFIX_WEIGHT = 0.92
 /** Index words scanned at most for the candidates of one prefix. */
 const PREFIX_TOKENS = 400
 
-function queryWord(g: Gazetteer, text: string, prefix: boolean): QueryWord {
+function queryWord(g: Gazetteer, text: string, prefix: boolean, fuzzy = true): QueryWord {
   const out: WordMatches = new Map()
   const digits = /^\d+$/.test(text)
   const q = { text, prefix, digits, matches: out }
   if (g.tokenId(text) >= 0) setMatch(out, text, 1, 'exact')
-  if (hasDevanagari(text) || digits) return q
+  if (hasDevanagari(text) || digits || !fuzzy) return q
   // Spelling variants: the same phonetic key (dilli ~ delhi), or a key starting with it while typing.
   const key = phoneticKey(text)
   if (key.length >= 3) {
@@ -245,17 +295,16 @@ function queryWord(g: Gazetteer, text: string, prefix: boolean): QueryWord {
           setMatch(out, g.tokens[g.phoneticTokens[k]!]!, 0.8, 'phonetic')
     }
   }
-  // Typing errors: words sharing the first letter within the typo budget (compared as far as typed).
+  // Typing errors, when little else matched: words close in letters, found through shared trigrams and
+  // checked by edit distance (compared as far as typed; a word still being typed needs five letters).
   const budget = typoBudget(text.length)
   const [pFrom, pTo] = prefix ? g.tokenRange(text) : [0, 0]
-  if (budget > 0 && out.size + (pTo - pFrom) < 30) {
-    const [from, to] = g.tokenRange(text.slice(0, 1))
-    for (let t = from; t < to; t++) {
+  if (budget > 0 && (!prefix || text.length >= 5) && out.size + (pTo - pFrom) < 5) {
+    for (const t of typoCandidates(g, text, budget)) {
       const token = g.tokens[t]!
-      if (token.includes(' ')) continue
-      const target = prefix && token.length > text.length ? token.slice(0, text.length) : token
-      if (Math.abs(target.length - text.length) > budget) continue
-      const d = editDistance(text, target, budget)
+      const length = prefix && token.length > text.length ? text.length : token.length
+      if (Math.abs(length - text.length) > budget) continue
+      const d = editDistance(text, token, budget, length)
       if (d > 0 && d <= budget) setMatch(out, token, d === 1 ? 0.78 : 0.55, 'typo')
     }
   }
@@ -496,13 +545,16 @@ export function autosuggest(
   const suggestedSearches: SuggestedSearch[] = []
   const userAddedLocation = matchUserPlaces(userPlaces, words, prefix, where)
   if (!covered || !words.length) {
-    return userAddedLocation.length ? { suggestedLocations: [], userAddedLocation, suggestedSearches, lang } : null
+    return userAddedLocation.length
+      ? { suggestedLocations: [], userAddedLocation, suggestedSearches, lang }
+      : null
   }
 
   const filter = parseFilter(params.filter)
   const podKind = params.pod ? KIND[params.pod as Kind] : undefined
   const copRow = filter?.kind === 'cop' ? g.byEloc(filter.eloc) : -1
-  const copPlace = filter?.kind === 'cop' && copRow < 0 ? userPlaces.find((p) => p.eLoc === filter.eloc) : undefined
+  const copPlace =
+    filter?.kind === 'cop' && copRow < 0 ? userPlaces.find((p) => p.eLoc === filter.eloc) : undefined
   const accept = (row: number): boolean => {
     if (podKind !== undefined && g.kind[row] !== podKind) return false
     if (!filter) return true
@@ -531,27 +583,38 @@ export function autosuggest(
         setMatch(q.matches, k, v.weight * 0.95, v.how === 'exact' ? 'transliteration' : v.how)
       if (q.prefix) {
         const [from, to] = g.tokenRange(latinWords[i]!)
-        for (let t = from; t < to && t < from + 200; t++) setMatch(q.matches, g.tokens[t]!, 0.85, 'transliteration')
+        for (let t = from; t < to && t < from + 200; t++)
+          setMatch(q.matches, g.tokens[t]!, 0.85, 'transliteration')
       }
     }
     return q
   })
   // Whole-name tokens (multi-word names) help "connaught pl" find Connaught Place directly.
-  const phrase = words.length > 1 ? queryWord(g, norm, prefix) : undefined
+  const phrase = words.length > 1 ? queryWord(g, norm, prefix, false) : undefined
 
   // Candidates: postings of the most selective query word (or of the phrase), best places first.
   const candidates = new Set<number>()
+  // With a filter, postings are read further (up to a bound) so that enough accepted places are found.
+  const scanLimit = filter || podKind !== undefined ? 20_000 : 0
   const take = (ids: number[], budget: number) => {
     const per = Math.max(8, Math.ceil(budget / Math.max(1, ids.length)))
+    let scanned = 0
     for (const id of ids) {
       const list = g.postingsOf(id)
-      for (let k = 0; k < list.length && k < per; k++) if (accept(list[k]!)) candidates.add(list[k]!)
+      let accepted = 0
+      for (let k = 0; k < list.length && accepted < per && (k < per || scanned < scanLimit); k++) {
+        scanned++
+        if (accept(list[k]!)) {
+          candidates.add(list[k]!)
+          accepted++
+        }
+      }
     }
   }
   if (filter?.kind === 'pin') for (const r of g.rowsWithPin(filter.pin)) if (accept(r)) candidates.add(r)
   if (phrase) take(candidateTokens(g, phrase), CANDIDATE_BUDGET / 4)
   const drivers = query
-    .filter((q) => !q.digits)
+    .filter((q) => !q.digits && !(words.length === 1 && norm.length <= 2 && !hindi))
     .map((q) => {
       const ids = candidateTokens(g, q)
       return { q, ids, n: postingsSize(g, ids) + (q.prefix ? 1e6 : 0) }
@@ -559,9 +622,10 @@ export function autosuggest(
     .filter((d) => d.ids.length)
     .sort((a, b) => a.n - b.n)
   const driver = drivers[0]
-  if (driver) take(driver.ids, CANDIDATE_BUDGET)
-  if (words.length === 1 && norm.length <= 2)
+  // One or two letters: the most important places starting so (precomputed), not every word's postings.
+  if (words.length === 1 && norm.length <= 2 && !hindi) {
     for (const r of g.topForPrefix(norm)) if (accept(r)) candidates.add(r)
+  } else if (driver) take(driver.ids, CANDIDATE_BUDGET)
   const pinWord = query.find((q) => q.digits && q.text.length >= 3 && q.text.length <= 6)
   if (pinWord) {
     // A PIN code (or its beginning): the places with that PIN code.
@@ -577,13 +641,14 @@ export function autosuggest(
   }
   // Near the location: small places close by whose name starts like the driving word.
   if (where && driver) {
+    const q = driver.q
+    const fuzzy = q.matches.size <= 40 ? [...q.matches.keys()] : []
     for (const r of rowsNear(g, where[0], where[1], params.hyperLocal ? 1 : 0)) {
-      if (!accept(r)) continue
-      for (const w of g.key(r).split(' '))
-        if (hit(driver.q, w)) {
-          candidates.add(r)
-          break
-        }
+      const key = g.key(r)
+      const near =
+        (q.prefix && (key.startsWith(q.text) || key.includes(' ' + q.text))) ||
+        fuzzy.some((w) => key === w || key.startsWith(w + ' ') || key.includes(' ' + w))
+      if (near && accept(r)) candidates.add(r)
     }
   }
 
@@ -652,8 +717,11 @@ export function autosuggest(
     text *= 0.85 + (0.15 * Math.min(inName, nameWords)) / Math.max(inName, nameWords)
     let proximity = 0
     if (where)
-      proximity = Math.exp(-distanceKm(where[0], where[1], g.latitude(row), g.longitude(row)) / proximityScale)
-    const score = weights.text * text + weights.importance * g.importance[row]! + weights.proximity * proximity
+      proximity = Math.exp(
+        -distanceKm(where[0], where[1], g.latitude(row), g.longitude(row)) / proximityScale,
+      )
+    const score =
+      weights.text * text + weights.importance * g.importance[row]! + weights.proximity * proximity
     const suggester =
       how === 'exact' || how === 'prefix'
         ? query.some((q) => own.names[0]!.split(' ').some((w) => hit(q, w)))

@@ -16,7 +16,7 @@ export const PIN_MARKER = /\b(pin|pincode|postal|post\s*code|zip)\b/i
 
 /** C/O, S/O, W/O, D/O, care of … up to the end of the part. */
 export const CARE_OF =
-  /(?<![\p{L}\d])(c\s*\/\s*o|s\s*\/\s*o|w\s*\/\s*o|d\s*\/\s*o|h\s*\/\s*o|care\s+of|son\s+of|wife\s+of|daughter\s+of)\b\.?\s*[:\-]?\s*([^,;\n|]*[\p{L}][^,;\n|]*)/giu
+  /(?<![\p{L}\d])(c\s*\/\s*o|s\s*\/\s*o|w\s*\/\s*o|d\s*\/\s*o|h\s*\/\s*o|care\s+of|son\s+of|wife\s+of|daughter\s+of)\b\.?\s*[:-]?\s*([^,;\n|]*[\p{L}][^,;\n|]*)/giu
 
 const ORDINAL_WORDS =
   'ground|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|top|upper\\s+ground|lower\\s+ground|upper|lower'
@@ -61,11 +61,11 @@ export const POST_OFFICE_BEFORE =
   /(?<![\p{L}\d])(p\.\s?o\.?|p\/o|po|post\s*office|post|vpo|v\.p\.o\.?)\s*[:\-.]?\s+([\p{L}][\p{L} .]{1,40}?)(?=\s*(?:,|;|\||$|\n|\b(?:dist|district|distt|tehsil|teh|taluk|taluka|via|ps|p\.s|pin|block|near|opp)\b|\d))/giu
 /** Rampur PO, Kalkaji S.O, Gurgaon H.O., Jaipur GPO. Upper-case office codes only when written without dots. */
 export const POST_OFFICE_AFTER =
-  /(?<![\p{L}\d])([\p{L}][\p{L} .]{1,40}?)\s+(p\.\s?o\.?|P\.?O|post\s*office|[Hh]\.\s?[Oo]\.?|HO|[Ss]\.\s?[Oo]\.?|SO|[Bb]\.\s?[Oo]\.?|BO|g\.?\s?p\.?\s?o\.?|GPO)(?![\p{L}\d\/])/gu
+  /(?<![\p{L}\d])([\p{L}][\p{L} .]{1,40}?)\s+(p\.\s?o\.?|P\.?O|post\s*office|[Hh]\.\s?[Oo]\.?|HO|[Ss]\.\s?[Oo]\.?|SO|[Bb]\.\s?[Oo]\.?|BO|g\.?\s?p\.?\s?o\.?|GPO)(?![\p{L}\d/])/gu
 
 /** near X, opp. X, behind X, beside X, next to X, in front of X, landmark: X … up to the end of the part. */
 export const LANDMARK =
-  /(?<![\p{L}\d])(near(?:by)?|nr\.?|opp\.?|opposite(?:\s+to|\s+of)?|behind|beside|besides|next\s+to|in\s+front\s+of|infront\s+of|adjacent\s+to|adj\.?|close\s+to|facing|landmark\s*[:\-]?|l\/m\s*[:\-]?|above|below)\s+([^,;\n|]*\p{L}[^,;\n|]*)/giu
+  /(?<![\p{L}\d])(near(?:by)?|nr\.?|opp\.?|opposite(?:\s+to|\s+of)?|behind|beside|besides|next\s+to|in\s+front\s+of|infront\s+of|adjacent\s+to|adj\.?|close\s+to|facing|landmark\s*[:-]?|l\/m\s*[:-]?|above|below)\s+([^,;\n|]*\p{L}[^,;\n|]*)/giu
 
 /** The words that end a road's name. */
 export const ROAD_WORDS =
@@ -87,7 +87,8 @@ export const SUBLOCALITY = new RegExp(
   'giu',
 )
 /** Pocket B, Pocket 5 → sub-sub-locality (and Block/Phase when a sector is the sub-locality). */
-export const SUBSUBLOCALITY = /(?<![\p{L}\d])pocket\s*[-.]?\s*[a-z0-9]{1,4}(?:\s?-\s?\d{1,3})?(?![\p{L}\d])/giu
+export const SUBSUBLOCALITY =
+  /(?<![\p{L}\d])pocket\s*[-.]?\s*[a-z0-9]{1,4}(?:\s?-\s?\d{1,3})?(?![\p{L}\d])/giu
 
 /** Dist. Pune, District: Nashik, Distt Sirsa, Zila X. */
 export const DISTRICT_MARKER =
@@ -101,12 +102,75 @@ export const VILLAGE_MARKER =
 
 /** Words that are never a place on their own (left in the remaining address). */
 export const STOP_WORDS = new Set([
-  'the', 'of', 'and', 'in', 'at', 'to', 'india', 'bharat', 'no', 'house', 'flat', 'floor', 'road', 'near',
-  'opp', 'behind', 'colony', 'nagar', 'city', 'town', 'village', 'post', 'office', 'district', 'state',
-  'apartment', 'apartments', 'society', 'tower', 'towers', 'complex', 'building', 'block', 'sector', 'phase',
-  'main', 'cross', 'street', 'lane', 'market', 'bazar', 'bazaar', 'chowk', 'gate', 'school', 'hospital',
-  'temple', 'mandir', 'masjid', 'church', 'station', 'bus', 'stand', 'railway', 'park', 'garden', 'new', 'old',
-  'east', 'west', 'north', 'south', 'extension', 'layout', 'enclave', 'residency', 'heights', 'plaza', 'mall',
+  'the',
+  'of',
+  'and',
+  'in',
+  'at',
+  'to',
+  'india',
+  'bharat',
+  'no',
+  'house',
+  'flat',
+  'floor',
+  'road',
+  'near',
+  'opp',
+  'behind',
+  'colony',
+  'nagar',
+  'city',
+  'town',
+  'village',
+  'post',
+  'office',
+  'district',
+  'state',
+  'apartment',
+  'apartments',
+  'society',
+  'tower',
+  'towers',
+  'complex',
+  'building',
+  'block',
+  'sector',
+  'phase',
+  'main',
+  'cross',
+  'street',
+  'lane',
+  'market',
+  'bazar',
+  'bazaar',
+  'chowk',
+  'gate',
+  'school',
+  'hospital',
+  'temple',
+  'mandir',
+  'masjid',
+  'church',
+  'station',
+  'bus',
+  'stand',
+  'railway',
+  'park',
+  'garden',
+  'new',
+  'old',
+  'east',
+  'west',
+  'north',
+  'south',
+  'extension',
+  'layout',
+  'enclave',
+  'residency',
+  'heights',
+  'plaza',
+  'mall',
 ])
 
 /** Raichur District, Mudhol Taluk, Vangara Mandal, Saharanpur Tehsil: the marker after the name. */

@@ -21,7 +21,7 @@ export function normalize(text: string): string {
   t = t.replace(/\u0901/g, '\u0902') // chandrabindu → anusvara
   t = t.toLowerCase()
   t = t.replace(/&/g, ' and ').replace(/['’`.]/g, '')
-  t = t.replace(/[^a-z0-9\u0900-\u0963\u0966-\u097f]+/g, ' ')
+  t = t.replace(/[\u0964\u0965]/g, ' ').replace(/[^a-z0-9\p{Script=Devanagari}]+/gu, ' ')
   return t.trim()
 }
 
@@ -32,16 +32,72 @@ export function tokens(text: string): string[] {
 }
 
 const VOWELS: Record<string, string> = {
-  अ: 'a', आ: 'a', इ: 'i', ई: 'i', उ: 'u', ऊ: 'u', ऋ: 'ri', ए: 'e', ऐ: 'ai', ओ: 'o', औ: 'au', ऑ: 'o', ऍ: 'e',
+  अ: 'a',
+  आ: 'a',
+  इ: 'i',
+  ई: 'i',
+  उ: 'u',
+  ऊ: 'u',
+  ऋ: 'ri',
+  ए: 'e',
+  ऐ: 'ai',
+  ओ: 'o',
+  औ: 'au',
+  ऑ: 'o',
+  ऍ: 'e',
 }
 const SIGNS: Record<string, string> = {
-  'ा': 'a', 'ि': 'i', 'ी': 'i', 'ु': 'u', 'ू': 'u', 'ृ': 'ri', 'े': 'e', 'ै': 'ai', 'ो': 'o', 'ौ': 'au', 'ॉ': 'o', 'ॅ': 'e',
+  'ा': 'a',
+  'ि': 'i',
+  'ी': 'i',
+  'ु': 'u',
+  'ू': 'u',
+  'ृ': 'ri',
+  'े': 'e',
+  'ै': 'ai',
+  'ो': 'o',
+  'ौ': 'au',
+  'ॉ': 'o',
+  'ॅ': 'e',
 }
 const CONSONANTS: Record<string, string> = {
-  क: 'k', ख: 'kh', ग: 'g', घ: 'gh', ङ: 'n', च: 'ch', छ: 'chh', ज: 'j', झ: 'jh', ञ: 'n',
-  ट: 't', ठ: 'th', ड: 'd', ढ: 'dh', ण: 'n', त: 't', थ: 'th', द: 'd', ध: 'dh', न: 'n',
-  प: 'p', फ: 'ph', ब: 'b', भ: 'bh', म: 'm', य: 'y', र: 'r', ल: 'l', व: 'v', श: 'sh',
-  ष: 'sh', स: 's', ह: 'h', ळ: 'l', ऴ: 'l', ऩ: 'n', ऱ: 'r',
+  क: 'k',
+  ख: 'kh',
+  ग: 'g',
+  घ: 'gh',
+  ङ: 'n',
+  च: 'ch',
+  छ: 'chh',
+  ज: 'j',
+  झ: 'jh',
+  ञ: 'n',
+  ट: 't',
+  ठ: 'th',
+  ड: 'd',
+  ढ: 'dh',
+  ण: 'n',
+  त: 't',
+  थ: 'th',
+  द: 'd',
+  ध: 'dh',
+  न: 'n',
+  प: 'p',
+  फ: 'ph',
+  ब: 'b',
+  भ: 'bh',
+  म: 'm',
+  य: 'y',
+  र: 'r',
+  ल: 'l',
+  व: 'v',
+  श: 'sh',
+  ष: 'sh',
+  स: 's',
+  ह: 'h',
+  ळ: 'l',
+  ऴ: 'l',
+  ऩ: 'n',
+  ऱ: 'r',
 }
 /** Consonants written with a nukta, after NFD they arrive as base + U+093C; normalize() drops the nukta. */
 const NUKTA: Record<string, string> = { क: 'q', ज: 'z', फ: 'f', ड: 'r', ढ: 'rh' }
@@ -144,16 +200,28 @@ export function phoneticKey(token: string): string {
   return t
 }
 
-/** Damerau–Levenshtein distance (optimal string alignment), bounded: returns max + 1 when above max. */
-export function editDistance(a: string, b: string, max: number): number {
+let rowA = new Int32Array(64)
+let rowB = new Int32Array(64)
+let rowC = new Int32Array(64)
+
+/**
+ * Damerau–Levenshtein distance (optimal string alignment) between `a` and the first `bLength` characters
+ * of `b`, bounded: returns max + 1 as soon as it is above max. Allocation-free (it runs over many words).
+ */
+export function editDistance(a: string, b: string, max: number, bLength = b.length): number {
   const la = a.length
-  const lb = b.length
+  const lb = Math.min(bLength, b.length)
   if (Math.abs(la - lb) > max) return max + 1
   if (la === 0) return lb
   if (lb === 0) return la
-  let prev2 = new Array<number>(lb + 1).fill(0)
-  let prev = new Array<number>(lb + 1)
-  let cur = new Array<number>(lb + 1)
+  if (rowA.length <= lb) {
+    rowA = new Int32Array(lb * 2 + 1)
+    rowB = new Int32Array(lb * 2 + 1)
+    rowC = new Int32Array(lb * 2 + 1)
+  }
+  let prev2 = rowA
+  let prev = rowB
+  let cur = rowC
   for (let j = 0; j <= lb; j++) prev[j] = j
   for (let i = 1; i <= la; i++) {
     cur[0] = i
@@ -161,16 +229,23 @@ export function editDistance(a: string, b: string, max: number): number {
     const ca = a.charCodeAt(i - 1)
     for (let j = 1; j <= lb; j++) {
       const cb = b.charCodeAt(j - 1)
-      const cost = ca === cb ? 0 : 1
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost)
+      let v = prev[j - 1]! + (ca === cb ? 0 : 1)
+      const del = prev[j]! + 1
+      if (del < v) v = del
+      const ins = cur[j - 1]! + 1
+      if (ins < v) v = ins
       if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
-        v = Math.min(v, prev2[j - 2]! + 1)
+        const tr = prev2[j - 2]! + 1
+        if (tr < v) v = tr
       }
       cur[j] = v
       if (v < rowMin) rowMin = v
     }
     if (rowMin > max) return max + 1
-    ;[prev2, prev, cur] = [prev, cur, prev2]
+    const t = prev2
+    prev2 = prev
+    prev = cur
+    cur = t
   }
   return prev[lb]! > max ? max + 1 : prev[lb]!
 }

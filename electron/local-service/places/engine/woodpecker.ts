@@ -35,7 +35,13 @@ import { STATE_ABBREVIATIONS } from './variants'
  */
 
 export type AdminLevel = 'state' | 'city' | 'locality' | 'sublocality' | 'subsublocality'
-export const ADMIN_LEVELS: readonly AdminLevel[] = ['state', 'city', 'locality', 'sublocality', 'subsublocality']
+export const ADMIN_LEVELS: readonly AdminLevel[] = [
+  'state',
+  'city',
+  'locality',
+  'sublocality',
+  'subsublocality',
+]
 
 export interface AdminName {
   /** The standardized name (the gazetteer's, variants resolved: Bangalore → Bengaluru). */
@@ -410,11 +416,16 @@ function addCandidates(
 ) {
   const { g } = ctx
   const seen = new Set<number>()
-  for (let k = 0; k < rows.length && k < 40; k++) {
+  // At most ten places of each kind (rows come most important first: villages would never be reached).
+  const perKind = new Map<Kind, number>()
+  for (let k = 0; k < rows.length && k < 400; k++) {
     const row = rows[k]!
     if (seen.has(row)) continue
     seen.add(row)
     const kind = g.kindOf(row)
+    const n = perKind.get(kind) ?? 0
+    if (n >= 10) continue
+    perKind.set(kind, n + 1)
     // A word-prefix of a name (Koramangala of Koramangala VI Bk) names the locality.
     const levels = partial ? (['locality'] as const) : LEVEL_OF[kind]
     for (const level of levels) {
@@ -486,7 +497,15 @@ function adminCandidates(ctx: Context): Candidate[] {
       if (!taken.free(span)) continue
       out.push({ ...span, level, row: -1, quality: 0.85, text: span.value, score: 0, partial: false })
       if (level === 'sublocality')
-        out.push({ ...span, level: 'subsublocality', row: -1, quality: 0.6, text: span.value, score: 0, partial: false })
+        out.push({
+          ...span,
+          level: 'subsublocality',
+          row: -1,
+          quality: 0.6,
+          text: span.value,
+          score: 0,
+          partial: false,
+        })
     }
   }
 
@@ -554,12 +573,26 @@ function adminCandidates(ctx: Context): Candidate[] {
     if (run.length > 4 || !/\p{L}{3,}/u.test(value) || NOT_LOCALITY_WORDS.test(value)) return
     if (run.length === 1 && STOP_WORDS.has(first.key)) return
     const span = { start: first.start, end: last.end }
-    if (out.some((c) => c.row >= 0 && c.start === span.start && c.end === span.end && baseScore(ctx, c) > 0.5))
+    if (
+      out.some((c) => c.row >= 0 && c.start === span.start && c.end === span.end && baseScore(ctx, c) > 0.5)
+    )
       return
     // Later parts (nearer the city) are likelier the locality than earlier ones (a building's name).
     const quality = (LOCALITY_WORDS.test(value) ? 0.55 : 0.4) * (0.6 + (0.4 * (index + 1)) / runs.length)
-    out.push({ ...span, level: 'locality', row: -1, quality, text: value, score: 0, partial: false, free: true })
+    out.push({
+      ...span,
+      level: 'locality',
+      row: -1,
+      quality,
+      text: value,
+      score: 0,
+      partial: false,
+      free: true,
+    })
   })
+
+  // With nothing else to hold on to (no place of the gazetteer, no PIN code), a free part is no address.
+  if (!ctx.pin && !out.some((c) => c.row >= 0)) return out.filter((c) => !c.free)
 
   // A name inside a longer name that matched as a whole is less likely on its own (Delhi in New Delhi).
   for (const c of out) {
@@ -599,7 +632,8 @@ function baseScore(ctx: Context, c: Candidate): number {
     const district = g.district[c.row]!
     if (c.level === 'state') s += ctx.pinStates.has(c.row) ? 0.8 : -1.2
     else if (g.pin[c.row] === ctx.pin) s += 1.4
-    else if (ctx.pinDistricts.has(district) || ctx.pinDistricts.has(c.row) || ctx.pinCities.has(c.row)) s += 0.9
+    else if (ctx.pinDistricts.has(district) || ctx.pinDistricts.has(c.row) || ctx.pinCities.has(c.row))
+      s += 0.9
     else if (ctx.pinStates.has(state) || ctx.pinStates.has(c.row)) s += 0.1
     else s -= 1.2
   }
@@ -614,8 +648,7 @@ function within(g: Gazetteer, child: number, parent: number): boolean {
   if (pk === 'CITY' || pk === 'DIST') {
     if (g.district[child] === g.district[parent] && g.district[child]! >= 0) return true
     const dLat = (g.lat[child]! - g.lat[parent]!) / 1e5
-    const dLon =
-      ((g.lon[child]! - g.lon[parent]!) / 1e5) * Math.cos((g.lat[parent]! / 1e5) * (Math.PI / 180))
+    const dLon = ((g.lon[child]! - g.lon[parent]!) / 1e5) * Math.cos((g.lat[parent]! / 1e5) * (Math.PI / 180))
     return Math.sqrt(dLat * dLat + dLon * dLon) * 111 < 25
   }
   return false
@@ -623,16 +656,19 @@ function within(g: Gazetteer, child: number, parent: number): boolean {
 
 const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end
 
-function pairScore(g: Gazetteer, a: Candidate, b: Candidate): number {
+function pairScore(ctx: Context, a: Candidate, b: Candidate): number {
+  const { g } = ctx
   const [outer, inner] = LEVEL_RANK[a.level] <= LEVEL_RANK[b.level] ? [a, b] : [b, a]
   let s = 0
-  // Addresses run from the small to the large: a sub-locality written after its locality is unlikely.
+  // Addresses run from the small to the large: a sub-locality in a later part than its locality is
+  // unlikely (within one part, "Koramangala 4th Block" is the usual order).
   if (
-    (outer.level === 'locality' && inner.level === 'sublocality') ||
-    (outer.level === 'city' && inner.level === 'locality')
-  ) {
-    if (inner.start > outer.start) s -= 0.5
-  }
+    ((outer.level === 'locality' && inner.level === 'sublocality') ||
+      (outer.level === 'city' && inner.level === 'locality')) &&
+    inner.start > outer.start &&
+    /[,;\n|]/.test(ctx.text.slice(outer.end, inner.start))
+  )
+    s -= 0.5
   if (a.row < 0 || b.row < 0) return s
   if (a.row === b.row) return s - 3
   if (
@@ -681,7 +717,7 @@ function solve(ctx: Context, candidates: Candidate[]): Candidate[] {
     for (const c of options[depth]!) {
       if (chosen.some((o) => overlaps(o, c))) continue
       let s = score + c.score + (c.free ? 0 : COVERAGE * words(c.text))
-      for (const o of chosen) s += pairScore(g, o, c)
+      for (const o of chosen) s += pairScore(ctx, o, c)
       chosen.push(c)
       search(depth + 1, s)
       chosen.pop()
@@ -825,7 +861,10 @@ export function standardize(
       latitude: g.latitude(row),
       longitude: g.longitude(row),
       pincode: pin.value || (g.pin[row] ? String(g.pin[row]) : ''),
-      score: Math.round(Math.min(1, (chosen.reduce((s, c) => s + Math.max(0, c.score), 0) + (pin.value ? 1 : 0)) / 3) * 100) / 100,
+      score:
+        Math.round(
+          Math.min(1, (chosen.reduce((s, c) => s + Math.max(0, c.score), 0) + (pin.value ? 1 : 0)) / 3) * 100,
+        ) / 100,
     }
   }
   pick('sublocality', rowOf.sublocality)
