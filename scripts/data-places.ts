@@ -19,7 +19,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { assignElocs } from '../electron/local-service/places/data/eloc'
 import { encodeGazetteer, type Kind, type PlaceRow } from '../electron/local-service/places/data/gazetteer'
-import { normalize } from '../electron/local-service/places/engine/normalize'
+import { editDistance, normalize, phoneticKey } from '../electron/local-service/places/engine/normalize'
 import { variantGroups } from '../electron/local-service/places/engine/variants'
 
 const require = createRequire(import.meta.url)
@@ -288,7 +288,22 @@ for (const c of [...cities].sort((a, b) => a.id - b.id)) {
   const state = states.get(c.a1)
   if (!state) continue
   const district = districtByCode.get(`${c.a1}.${c.a2}`) ?? nearest(districtsOfState(state), c.lat, c.lon)
-  const name = canonical(c.name)
+  // GeoNames keeps some towns under an old spelling (Saugor, Luckeesarai) and lists the current one among
+  // the alternates; when an alternate is the name of a district of the state, the town takes it.
+  const alternateKeys = new Set(c.alternates.map(normalize))
+  const modern =
+    canonical(c.name) === c.name
+      ? districtsOfState(state).find(
+          (d) =>
+            alternateKeys.has(normalize(d.name)) &&
+            normalize(d.name) !== normalize(c.name) &&
+            normalize(d.name)[0] === normalize(c.name)[0] &&
+            editDistance(phoneticKey(normalize(d.name)), phoneticKey(normalize(c.name)), 2) <= 2 &&
+            km(c.lat, c.lon, d.lat, d.lon) < 60,
+        )
+      : undefined
+  const name = modern ? modern.name : canonical(c.name)
+  if (modern && process.argv.includes('--verbose')) console.log(`  ${c.name} → ${modern.name}`)
   const devanagari = c.alternates.filter(isDevanagariName)
   const ownVariants = new Set(variantNames(c.name).map(normalize))
   const latin = c.alternates
