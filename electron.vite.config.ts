@@ -11,8 +11,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The local service's join worker, loaded beside the main bundle.
-          'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
+          // The local service's pool worker, loaded beside the main bundle.
+          'pool-worker': resolve(__dirname, 'electron/local-service/pool/worker.ts'),
         },
       },
     },
@@ -33,6 +33,8 @@ export default defineConfig({
     resolve: { alias: { '@contract': contract } },
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the renderer unminified by default; it is served to a browser too.
+      minify: 'esbuild',
       rollupOptions: { input: { index: resolve(__dirname, 'src/index.html') } },
     },
   },
