@@ -113,7 +113,10 @@ export const placesArea: LocalArea = {
         path: '/atlas/local/places/saved',
         auth: BEARER,
         body: 'none',
-        handle: async () => ({ status: 200, body: { places: await myPlaces.list(), notice: myPlaces.notice } }),
+        handle: async () => ({
+          status: 200,
+          body: { places: await myPlaces.list(), notice: myPlaces.notice },
+        }),
       },
       {
         method: 'POST',
@@ -122,9 +125,13 @@ export const placesArea: LocalArea = {
         body: 'json',
         handle: async ({ body }) => {
           if (!body || typeof body !== 'object' || Array.isArray(body))
-            throw new HttpError(400, 'body: a JSON object with placeName, latitude and longitude is required', {
-              field: 'body',
-            })
+            throw new HttpError(
+              400,
+              'body: a JSON object with placeName, latitude and longitude is required',
+              {
+                field: 'body',
+              },
+            )
           const checked = validateSavePlace(body as Record<string, unknown>)
           if (!checked.ok) return badRequest(checked.issues)
           try {

@@ -74,7 +74,10 @@ describe('GET /atlas/api/places/woodpecker (§4.1)', () => {
 
 describe('GET /atlas/api/places/search/json (§4.2)', () => {
   it('suggests places with the §2.2 fields', async () => {
-    const r = await get('/api/places/search/json', 'query=koramangala&tokenizeAddress&bridge&location=12.9,77.6')
+    const r = await get(
+      '/api/places/search/json',
+      'query=koramangala&tokenizeAddress&bridge&location=12.9,77.6',
+    )
     expect(r.status).toBe(200)
     const json = r.json as {
       suggestedLocations: Array<Record<string, unknown>>
@@ -123,7 +126,10 @@ describe('GET /atlas/api/places/search/json (§4.2)', () => {
     const karnataka = (await get('/api/places/search/json', { query: 'karnataka', pod: 'STATE' })).json as {
       suggestedLocations: Array<{ eLoc: string }>
     }
-    const r = await get('/api/places/search/json', { query: 'nagar', filter: `cop:${karnataka.suggestedLocations[0]!.eLoc}` })
+    const r = await get('/api/places/search/json', {
+      query: 'nagar',
+      filter: `cop:${karnataka.suggestedLocations[0]!.eLoc}`,
+    })
     const places = (r.json as { suggestedLocations: Array<{ placeAddress: string }> }).suggestedLocations
     expect(places.length).toBeGreaterThan(0)
     expect(places.every((p) => p.placeAddress.includes('Karnataka'))).toBe(true)
@@ -137,14 +143,21 @@ describe('My places (local extension)', () => {
     const post = await fetch(url, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ placeName: 'Depot North', latitude: 28.7, longitude: 77.1, placeAddress: 'Delhi' }),
+      body: JSON.stringify({
+        placeName: 'Depot North',
+        latitude: 28.7,
+        longitude: 77.1,
+        placeAddress: 'Delhi',
+      }),
     })
     expect(post.status).toBe(201)
     const place = (await post.json()) as { eLoc: string }
     expect(place.eLoc).toMatch(/^[0-9A-Z]{8}$/)
     const found = await get('/api/places/search/json', { query: 'depot' })
     expect(found.json).toMatchObject({
-      userAddedLocation: [expect.objectContaining({ eLoc: place.eLoc, placeName: 'Depot North', resultType: 'UAP' })],
+      userAddedLocation: [
+        expect.objectContaining({ eLoc: place.eLoc, placeName: 'Depot North', resultType: 'UAP' }),
+      ],
     })
     const list = (await (await fetch(url, { headers: auth })).json()) as { places: Array<{ eLoc: string }> }
     expect(list.places.map((p) => p.eLoc)).toContain(place.eLoc)
