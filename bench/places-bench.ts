@@ -159,7 +159,81 @@ function suggestBench(g: Gazetteer) {
   line('all', times)
 }
 
-function main() {
+/** The same work through the local service's HTTP interface (a real server on 127.0.0.1, keep-alive client). */
+async function httpBench(g: Gazetteer) {
+  const { mkdtemp, rm } = await import('node:fs/promises')
+  const os = await import('node:os')
+  const { startLocalService } = await import('../electron/local-service/index')
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'geo-places-bench-'))
+  const t0 = performance.now()
+  const service = await startLocalService({ workspaceDir: dir, sampleData: false, token: 'bench' })
+  const started = performance.now() - t0
+  const headers = { authorization: 'Bearer bench' }
+  try {
+    const status = (await (
+      await fetch(`${service.urls.atlas_url}/local/places/status`, { headers })
+    ).json()) as {
+      loadMs: number
+      prepareMs: number
+      heldBytes: number
+      places: number
+    }
+    console.log('\n## Through HTTP (the local service on 127.0.0.1)')
+    console.log(
+      `service start ${started.toFixed(0)} ms (the gazetteer loads in the background); gazetteer load ${status.loadMs.toFixed(0)} ms + engines' tables ${status.prepareMs.toFixed(0)} ms, ${(status.heldBytes / 1048576).toFixed(0)} MiB held (heap + external growth, indicative), ${status.places} places`,
+    )
+    const queries = makeQueries(g, 1500)
+    const url = (params: Record<string, unknown>) => {
+      const q = new URLSearchParams()
+      for (const [k, v] of Object.entries(params))
+        if (v !== undefined && v !== false) q.set(k, v === true ? '' : String(v))
+      return `${service.urls.atlas_url}/api/places/search/json?${q}`
+    }
+    for (const q of queries.slice(0, 300))
+      await (await fetch(url(q.params as never), { headers })).arrayBuffer()
+    const times: number[] = []
+    const statuses = new Map<number, number>()
+    for (const q of queries) {
+      const t = performance.now()
+      const r = await fetch(url(q.params as never), { headers })
+      await r.arrayBuffer()
+      times.push(performance.now() - t)
+      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1)
+    }
+    console.log(
+      `autosuggest over HTTP, ${times.length} queries: p50 ${pct(times, 50).toFixed(2)} ms  p95 ${pct(times, 95).toFixed(2)} ms  p99 ${pct(times, 99).toFixed(2)} ms  (statuses ${[...statuses].map(([s, n]) => `${s}×${n}`).join(', ')})`,
+    )
+    const addresses = loadLabelledAddresses().map((a) => a.address)
+    for (const a of addresses)
+      await (
+        await fetch(
+          `${service.urls.atlas_url}/api/places/woodpecker?${new URLSearchParams({ address: a })}`,
+          { headers },
+        )
+      ).arrayBuffer()
+    const wp: number[] = []
+    for (let round = 0; round < 3; round++)
+      for (const a of addresses) {
+        const t = performance.now()
+        const r = await fetch(
+          `${service.urls.atlas_url}/api/places/woodpecker?${new URLSearchParams({ address: a })}`,
+          {
+            headers,
+          },
+        )
+        await r.arrayBuffer()
+        wp.push(performance.now() - t)
+      }
+    console.log(
+      `woodpecker over HTTP, ${wp.length} calls: p50 ${pct(wp, 50).toFixed(2)} ms  p95 ${pct(wp, 95).toFixed(2)} ms  p99 ${pct(wp, 99).toFixed(2)} ms`,
+    )
+  } finally {
+    await service.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+async function main() {
   const file = resolveGazetteerFile()
   if (!file) throw new Error('resources/data/places/gazetteer.bin not found: run npm run data:places')
   const t = performance.now()
@@ -173,6 +247,10 @@ function main() {
   formats(file, g)
   accuracy(g, process.argv.includes('--misses'))
   suggestBench(g)
+  if (!process.argv.includes('--no-http')) await httpBench(g)
 }
 
-main()
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

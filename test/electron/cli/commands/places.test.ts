@@ -56,7 +56,11 @@ describe('geo-analyst places (built-in Local profile)', () => {
       features: Array<{ geometry: { coordinates: number[] } | null; properties: Record<string, unknown> }>
     }
     expect(fc.features).toHaveLength(3)
-    expect(fc.features[0]!.properties).toMatchObject({ id: '1', std_city: 'Bengaluru', std_pincode: '560001' })
+    expect(fc.features[0]!.properties).toMatchObject({
+      id: '1',
+      std_city: 'Bengaluru',
+      std_pincode: '560001',
+    })
     expect(fc.features[1]!.properties).toMatchObject({ std_locality: 'Koramangala', match_level: 'locality' })
     expect(fc.features[1]!.geometry!.coordinates).toHaveLength(2)
     expect(fc.features[2]).toMatchObject({ geometry: null, properties: { match_level: 'none' } })
