@@ -1,4 +1,4 @@
-import type { Pod } from '../../../contract/places/autosuggest'
+import type { AutosuggestParams, Pod } from '../../../contract/places/autosuggest'
 import type { SavedPlace } from '../../../contract/places/my-places'
 import { KIND, type Gazetteer, type Kind } from '../data/gazetteer'
 import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudget } from './normalize'
@@ -13,16 +13,8 @@ import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudg
 /** A saved place of the analyst (My places). */
 export type UserPlace = SavedPlace
 
-export interface SuggestParams {
-  query: string
-  location?: string
-  region?: string
-  tokenizeAddress?: boolean
-  pod?: Pod
-  filter?: string
-  bridge?: boolean
-  hyperLocal?: boolean
-}
+/** The §4.2 parameters, as the shared validator types them. */
+export type SuggestParams = AutosuggestParams
 
 export interface AddressTokens {
   houseNumber?: string
