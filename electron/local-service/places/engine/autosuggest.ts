@@ -1,4 +1,4 @@
-import type { AutosuggestParams, Pod } from '../../../contract/places/autosuggest'
+import type { AutosuggestParams } from '../../../contract/places/autosuggest'
 import type { SavedPlace } from '../../../contract/places/my-places'
 import { KIND, type Gazetteer, type Kind } from '../data/gazetteer'
 import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudget } from './normalize'
