@@ -25,6 +25,8 @@ interface NetworkChoice {
   networks: NetworkRef[]
   /** A network chosen by id; otherwise the one that places most positions wins. */
   network?: string
+  /** Folder where contraction hierarchies are kept between runs (the workspace's cache); none: memory only. */
+  cacheDir?: string
 }
 
 export interface MatrixJob extends NetworkChoice {

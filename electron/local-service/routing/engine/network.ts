@@ -145,6 +145,15 @@ export class Metric {
     return this.hierarchy
   }
 
+  /** Bytes of the weights and the hierarchy. */
+  get bytes(): number {
+    let total = this.wF.byteLength * 4 + this.main.byteLength
+    const ch = this.hierarchy
+    if (ch)
+      for (const v of Object.values(ch)) if (ArrayBuffer.isView(v)) total += (v as Int32Array).byteLength
+    return total
+  }
+
   /** Adopt a hierarchy read from the cache folder. */
   useHierarchy(ch: ContractionHierarchy): void {
     this.hierarchy = ch
@@ -477,6 +486,13 @@ export class RoadNetwork {
   /** Highway class name of edge e. */
   edgeClass(e: number): string {
     return HIGHWAY_CLASSES[this.header.attributes[this.arrays.edgeAttr[e]!]!.cls] ?? 'road'
+  }
+
+  /** Bytes the metrics and their hierarchies hold. */
+  get metricBytes(): number {
+    let total = 0
+    for (const m of this.metrics.values()) total += m.bytes
+    return total
   }
 
   /** Approximate bytes of the loaded arrays (file arrays and adjacency). */

@@ -35,8 +35,6 @@ import { routeBetween } from './route'
 import { TimeDependentRouter } from './td-route'
 
 export interface EngineOptions {
-  /** Folder where contraction hierarchies are kept between runs (none: memory only). */
-  cacheDir?: string
   /** Networks kept loaded at most (least recently used ones go first). */
   maxNetworks?: number
   /** Metrics (with their hierarchies) kept per network at most. */
@@ -72,7 +70,7 @@ export class RoutingEngine {
   private readonly maxNetworks: number
   private readonly maxMetrics: number
 
-  constructor(private readonly options: EngineOptions = {}) {
+  constructor(options: EngineOptions = {}) {
     this.maxNetworks = options.maxNetworks ?? 3
     this.maxMetrics = options.maxMetrics ?? 12
   }
@@ -130,14 +128,13 @@ export class RoutingEngine {
     entry: Loaded,
     metric: Metric,
     key: string,
+    cacheDir: string | undefined,
   ): Promise<{ ch: ContractionHierarchy; ms: number }> {
     if (metric.hasHierarchy) return { ch: metric.ch(), ms: 0 }
     const started = performance.now()
     const net = entry.network
     const fingerprint = `${net.header.built}-${net.edgeCount}`.replace(/[^0-9A-Za-z]/g, '')
-    const file = this.options.cacheDir
-      ? hierarchyFile(this.options.cacheDir, net.id, fingerprint, key)
-      : undefined
+    const file = cacheDir ? hierarchyFile(cacheDir, net.id, fingerprint, key) : undefined
     const stored = file ? readHierarchy(file, net.nodeCount) : undefined
     if (stored) {
       metric.useHierarchy(stored)
@@ -219,7 +216,7 @@ export class RoutingEngine {
     const { entry, metric, spec, snaps } = chosen
     const t1 = performance.now()
     const key = metricKey(spec)
-    const { ch, ms } = await this.hierarchy(entry, metric, key)
+    const { ch, ms } = await this.hierarchy(entry, metric, key, job.cacheDir)
     let search = entry.searches.get(key)
     if (!search || search.ch !== ch) {
       search = new MatrixSearch(ch)
@@ -346,7 +343,7 @@ export class RoutingEngine {
     const [from, to] = snaps
     const snapped = snaps.map(toSnapped)
     if (!from || !to) return { kind: 'route', network: entry.network.id, route: null, snapped }
-    const { ch } = await this.hierarchy(entry, metric, metricKey(metric.spec))
+    const { ch } = await this.hierarchy(entry, metric, metricKey(metric.spec), job.cacheDir)
     const r = routeBetween(metric, ch, from, to)
     return {
       kind: 'route',
@@ -398,6 +395,13 @@ export class RoutingEngine {
       points.push(net.pointAt(lo, random()))
     }
     return { kind: 'randomPoints', network: net.id, points }
+  }
+
+  /** Bytes the loaded networks and their hierarchies hold (outside the V8 heap: typed arrays). */
+  bytes(): number {
+    let total = 0
+    for (const entry of this.loaded.values()) total += entry.network.bytes + entry.network.metricBytes
+    return total
   }
 
   info(job: InfoJob): InfoOutcome {

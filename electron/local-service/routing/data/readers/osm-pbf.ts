@@ -17,6 +17,39 @@ interface PbfNode {
   lon: number
 }
 
+/** The parser throws inside `_transform` on malformed input; turn that into a stream error. */
+class GuardedOsmTransform extends OSMTransform {
+  override _transform(chunk: Buffer, encoding: BufferEncoding, next: (error?: Error | null) => void): void {
+    try {
+      super._transform(chunk, encoding, next)
+    } catch (error) {
+      next(error as Error)
+    }
+  }
+
+  override _flush(done: (error?: Error | null) => void): void {
+    try {
+      super._flush(done)
+    } catch (error) {
+      done(error as Error)
+    }
+  }
+}
+
+/** Whether the file starts like an .osm.pbf: a short BlobHeader of type OSMHeader. */
+async function looksLikePbf(file: string): Promise<boolean> {
+  const handle = await fs.open(file, 'r')
+  try {
+    const head = Buffer.alloc(64)
+    const { bytesRead } = await handle.read(head, 0, 64, 0)
+    if (bytesRead < 8) return false
+    const length = head.readUInt32BE(0)
+    return length > 0 && length < 64 * 1024 && head.subarray(4, bytesRead).includes('OSMHeader')
+  } finally {
+    await handle.close()
+  }
+}
+
 /** One pass over an .osm.pbf file, batch by batch, with byte progress and cancellation between batches. */
 async function pass(
   file: string,
@@ -30,7 +63,7 @@ async function pass(
   input.on('data', (chunk) => {
     read += chunk.length
   })
-  const parsed = input.pipe(new OSMTransform({ withTags, withInfo: false }))
+  const parsed = input.pipe(new GuardedOsmTransform({ withTags, withInfo: false }))
   input.on('error', (error) => parsed.destroy(error))
   try {
     for await (const batch of parsed as AsyncIterable<Array<{ type: string }>>) {
@@ -54,6 +87,8 @@ export async function readOsmPbf(
   file: string,
   progress: { ways: ReadProgress; nodes: ReadProgress },
 ): Promise<void> {
+  if (!(await looksLikePbf(file)))
+    throw new Error(`${file} is not an .osm.pbf file (no OSMHeader block at its start)`)
   await pass(file, { node: false, way: true, relation: false }, progress.ways, (batch) => {
     for (const item of batch) {
       if (item.type !== 'way') continue
