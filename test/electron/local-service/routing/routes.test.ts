@@ -34,9 +34,24 @@ beforeAll(async () => {
 })
 afterAll(async () => svc.stop())
 
+/** The parts of a §2.3 answer (and of an error body) the tests read. */
+interface Answer {
+  responseCode: number | string
+  version: string
+  Server?: string
+  check?: string
+  network?: string
+  field?: string
+  message?: string
+  results: { code: string; distances: Array<Array<number | null>>; durations: Array<Array<number | null>> }
+}
+
+/** A cell of a matrix (null when the answer has null there). */
+const at = (m: Array<Array<number | null>>, i: number, j: number) => m[i]![j] as number
+
 async function get(path: string) {
   const r = await fetch(`${svc.service.urls.advancedmaps_url}/${path}`)
-  return { status: r.status, json: (await r.json()) as Record<string, any> }
+  return { status: r.status, json: (await r.json()) as Answer }
 }
 
 describe('GET /advancedmaps/{key}/{resource}/{profile}/{positions} (§4.3)', () => {
@@ -49,9 +64,9 @@ describe('GET /advancedmaps/{key}/{resource}/{profile}/{positions} (§4.3)', () 
     expect(json.results.code).toBe('Ok')
     expect(json.results.distances).toHaveLength(1)
     expect(json.results.distances[0]).toHaveLength(3)
-    expect(json.results.distances[0][0]).toBe(0)
-    expect(json.results.distances[0][1]).toBeGreaterThan(500)
-    expect(json.results.durations[0][1]).toBeGreaterThan(30)
+    expect(at(json.results.distances, 0, 0)).toBe(0)
+    expect(at(json.results.distances, 0, 1)).toBeGreaterThan(500)
+    expect(at(json.results.durations, 0, 1)).toBeGreaterThan(30)
     expect(json.network).toBe('gothenburg-sample')
   })
 
@@ -63,15 +78,17 @@ describe('GET /advancedmaps/{key}/{resource}/{profile}/{positions} (§4.3)', () 
     const dist = await get(
       `test-licence-key/distance_matrix/driving/${A};${B};${C}?sources=0;1&destinations=2&rtype=1`,
     )
-    expect(dist.json.results.distances[0][0]).toBeLessThanOrEqual(time.json.results.distances[0][0])
-    expect(dist.json.results.durations[0][0]).toBeGreaterThanOrEqual(time.json.results.durations[0][0])
+    expect(at(dist.json.results.distances, 0, 0)).toBeLessThanOrEqual(at(time.json.results.distances, 0, 0))
+    expect(at(dist.json.results.durations, 0, 0)).toBeGreaterThanOrEqual(
+      at(time.json.results.durations, 0, 0),
+    )
   })
 
   it('gives null cells for a position no network covers, and NoRoute when no pair has a route', async () => {
     const some = await get(`test-licence-key/distance_matrix/trucking/${A};${FAR};${B}`)
     expect(some.json.results.code).toBe('Ok')
-    expect(some.json.results.distances[0][1]).toBeNull()
-    expect(some.json.results.durations[0][1]).toBeNull()
+    expect(at(some.json.results.distances, 0, 1)).toBeNull()
+    expect(at(some.json.results.durations, 0, 1)).toBeNull()
     const none = await get(`test-licence-key/distance_matrix/driving/${FAR};78.2,29.6`)
     expect(none.status).toBe(200)
     expect(none.json.results.code).toBe('NoRoute')
@@ -84,8 +101,8 @@ describe('GET /advancedmaps/{key}/{resource}/{profile}/{positions} (§4.3)', () 
     clock = NIGHT
     const night = await get(`test-licence-key/distance_matrix_eta/driving/${A};${C}`)
     const typical = await get(`test-licence-key/distance_matrix_traffic/trucking/${A};${C}`)
-    expect(night.json.results.durations[0][1]).toBeCloseTo(free.json.results.durations[0][1], 0)
-    expect(peak.json.results.durations[0][1]).toBeGreaterThan(free.json.results.durations[0][1] * 1.3)
+    expect(at(night.json.results.durations, 0, 1)).toBeCloseTo(at(free.json.results.durations, 0, 1), 0)
+    expect(at(peak.json.results.durations, 0, 1)).toBeGreaterThan(at(free.json.results.durations, 0, 1) * 1.3)
     expect(typical.json.results.code).toBe('Ok')
   })
 
@@ -155,7 +172,9 @@ describe('GET /advancedmaps/{key}/distance_matrix_predictive/driving/{coordinate
     const peak = await get(
       `test-licence-key/distance_matrix_predictive/driving/${A};${C}?dep_time=${PEAK / 1000}`,
     )
-    expect(peak.json.results.durations[0][0]).toBeGreaterThan(night.json.results.durations[0][0] * 1.3)
+    expect(at(peak.json.results.durations, 0, 0)).toBeGreaterThan(
+      at(night.json.results.durations, 0, 0) * 1.3,
+    )
     // Without dep_time: now (the service clock).
     clock = PEAK
     const now = await get(`test-licence-key/distance_matrix_predictive/driving/${A};${C}`)
@@ -165,7 +184,7 @@ describe('GET /advancedmaps/{key}/distance_matrix_predictive/driving/{coordinate
     const via = await get(
       `test-licence-key/distance_matrix_predictive/driving/${A};${B};${C}?dep_time=${NIGHT / 1000}`,
     )
-    expect(via.json.results.distances[0][0]).toBeGreaterThan(night.json.results.distances[0][0])
+    expect(at(via.json.results.distances, 0, 0)).toBeGreaterThan(at(night.json.results.distances, 0, 0))
   })
 
   it('refuses eLocs and malformed times', async () => {
