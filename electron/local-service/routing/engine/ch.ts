@@ -78,7 +78,7 @@ class ArcStore {
 }
 
 export interface ContractOptions {
-  /** Nodes a witness search settles at most (default 100 when contracting, 25 when estimating a priority). */
+  /** Nodes a witness search settles at most (default 100 when contracting, 5 when estimating a priority). */
   witnessLimit?: number
   simulateLimit?: number
 }
@@ -89,7 +89,7 @@ export function contract(
   options: ContractOptions = {},
 ): ContractionHierarchy {
   const witnessLimit = options.witnessLimit ?? 100
-  const simulateLimit = options.simulateLimit ?? 25
+  const simulateLimit = options.simulateLimit ?? 5
   const arcs = new ArcStore()
   const out: number[][] = Array.from({ length: nodeCount }, () => [])
   const inn: number[][] = Array.from({ length: nodeCount }, () => [])
