@@ -28,6 +28,7 @@ import { resolveRoutingDataDir, SAMPLE_NETWORK } from '../electron/local-service
 import type { Profile } from '../electron/local-service/routing/data/profiles'
 import type { LonLat, MatrixJob, NetworkRef } from '../electron/local-service/routing/engine/jobs'
 import { RoadNetwork, type Metric, type Snap } from '../electron/local-service/routing/engine/network'
+import { seededRandom } from '../electron/local-service/routing/engine/numeric'
 import { RoutingEngine } from '../electron/local-service/routing/engine/routing-engine'
 import { OsmPbfWriter } from '../test/support/osm-pbf-writer'
 import { postgisAvailable, startCluster, type Cluster } from './postgis'
@@ -43,17 +44,6 @@ const TILES = option('tiles', 8)
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function pgroutingAvailable(): string | undefined {
   const missing = postgisAvailable()
@@ -72,7 +62,7 @@ function pgroutingAvailable(): string | undefined {
 
 /** Positions spread over the network, every one placed by the engine for the metric. */
 function positions(net: RoadNetwork, metric: Metric, count: number, seed: number): LonLat[] {
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const [w, s, e, n] = net.header.bbox
   const out: LonLat[] = []
   while (out.length < count) {

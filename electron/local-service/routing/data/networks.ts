@@ -19,15 +19,10 @@ export const NETWORKS_FOLDER = 'road-networks'
 export const NETWORK_ID_RULE = /^[a-z][a-z0-9_-]{0,62}$/
 
 /** A network as callers see it without loading it. */
-export interface NetworkEntry {
-  id: string
-  name: string
-  attribution: string
-  source: string
-  built: string
-  timeZone: string
-  bbox: [number, number, number, number]
-  counts: NetworkHeader['counts']
+export interface NetworkEntry extends Pick<
+  NetworkHeader,
+  'id' | 'name' | 'attribution' | 'source' | 'built' | 'timeZone' | 'bbox' | 'counts'
+> {
   /** Bundled with the app (cannot be removed) or imported into the workspace. */
   bundled: boolean
   file: string

@@ -1,4 +1,5 @@
 import { IndexedHeap } from './heap'
+import { lastAtMost } from './numeric'
 
 /**
  * Contraction hierarchies (Geisberger et al. 2008): nodes are contracted one by one in order of
@@ -439,24 +440,12 @@ export class UpwardSearch {
       if (this.forward) {
         arcs.push(ch.upArc[i]!)
         // The tail of an up arc: find it by the CSR range that holds i.
-        node = csrOwner(ch.upStart, i)
+        node = lastAtMost(ch.upStart, i, ch.nodeCount)
       } else {
         arcs.push(ch.downArc[i]!)
-        node = csrOwner(ch.downStart, i)
+        node = lastAtMost(ch.downStart, i, ch.nodeCount)
       }
     }
     return this.forward ? arcs.reverse() : arcs
   }
-}
-
-/** The node whose CSR range holds index i. */
-function csrOwner(start: Int32Array, i: number): number {
-  let lo = 0
-  let hi = start.length - 2
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1
-    if (start[mid]! <= i) lo = mid
-    else hi = mid - 1
-  }
-  return lo
 }

@@ -8,6 +8,7 @@ import {
 } from '../data/graph-file'
 import { ACCESS_PENALTY_FACTOR, Access, HIGHWAY_CLASSES, PROFILES, type Profile } from '../data/profiles'
 import { contract, type ContractionHierarchy, type InputArcs } from './ch'
+import { lastAtMost } from './numeric'
 
 const E7 = 1e7
 const RAD = Math.PI / 180
@@ -336,15 +337,7 @@ export class RoadNetwork {
 
   /** The edge whose geometry holds coordinate index c. */
   edgeOfCoord(c: number): number {
-    const g = this.arrays.geomOffset
-    let lo = 0
-    let hi = this.edgeCount - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (g[mid]! <= c) lo = mid
-      else hi = mid - 1
-    }
-    return lo
+    return lastAtMost(this.arrays.geomOffset, c, this.edgeCount)
   }
 
   /**

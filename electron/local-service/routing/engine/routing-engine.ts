@@ -31,6 +31,7 @@ import type {
 } from './jobs'
 import { MatrixSearch, sameEdge, seeds } from './matrix'
 import { metricKey, RoadNetwork, type Metric, type MetricSpec, type Snap } from './network'
+import { seededRandom } from './numeric'
 import { routeBetween } from './route'
 import { TimeDependentRouter } from './td-route'
 
@@ -373,15 +374,7 @@ export class RoutingEngine {
       if (metric.usable(e)) total += net.arrays.edgeLenDm[e]!
       cumulative[e] = total
     }
-    let state = job.seed >>> 0 || 1
-    const random = () => {
-      // mulberry32
-      state = (state + 0x6d2b79f5) >>> 0
-      let t = state
-      t = Math.imul(t ^ (t >>> 15), t | 1)
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
+    const random = seededRandom(job.seed)
     const points: LonLat[] = []
     for (let i = 0; i < job.count && total > 0; i++) {
       const target = random() * total
