@@ -43,3 +43,13 @@ export const routingJobs = {
 export function routingWorkerBytes(): number {
   return engine?.bytes() ?? 0
 }
+
+/** The routing caches of a worker, for diagnostics: loaded networks, their metrics (hierarchies), bytes. */
+export function routingCaches(): Record<string, number> {
+  const stats = engine?.stats() ?? { networks: 0, metrics: 0, bytes: 0 }
+  return {
+    'routing.networks.count': stats.networks,
+    'routing.metrics.count': stats.metrics,
+    'routing.bytes': stats.bytes,
+  }
+}

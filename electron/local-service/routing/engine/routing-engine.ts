@@ -397,6 +397,13 @@ export class RoutingEngine {
     return total
   }
 
+  /** What the engine holds: networks loaded, metrics kept, their bytes. */
+  stats(): { networks: number; metrics: number; bytes: number } {
+    let metrics = 0
+    for (const entry of this.loaded.values()) metrics += entry.network.metricKeys.length
+    return { networks: this.loaded.size, metrics, bytes: this.bytes() }
+  }
+
   info(job: InfoJob): InfoOutcome {
     const entry = this.load(job.network)
     const h = entry.network.header
