@@ -13,6 +13,8 @@ import { HttpError } from '../http-util'
 import { licenceKeySegment, type Reply, type Route, type RouteRequest } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
 import { listNetworks, networksDir, type NetworkEntry } from './data/networks'
+import { networkRoutes, SpeedModelStore } from './network-routes'
+import type { SpeedModel } from './data/speed-model'
 import type { LonLat, NetworkRef, TrafficSpec } from './engine/jobs'
 
 /** `version` of the local answers (§2.3). */
@@ -79,6 +81,12 @@ function entitled(ctx: ServiceContext, resource: string, profile: string): void 
     })
 }
 
+/** The workspace's imported speed profiles for a job (the engine uses its default model otherwise). */
+async function imported(store: SpeedModelStore): Promise<{ speedModel?: SpeedModel }> {
+  const model = await store.get()
+  return model.model ? {} : { speedModel: model }
+}
+
 async function runJob<T>(work: () => Promise<T>): Promise<T | undefined> {
   try {
     return await work()
@@ -97,6 +105,7 @@ async function runJob<T>(work: () => Promise<T>): Promise<T | undefined> {
 async function matrix(
   ctx: ServiceContext,
   networks: NetworkList,
+  speedModels: SpeedModelStore,
   request: RouteRequest,
 ): Promise<Reply | void> {
   const { params, query } = request
@@ -119,6 +128,7 @@ async function matrix(
         ? { kind: 'typical' }
         : { kind: 'free' }
   const refs = await networks.refs()
+  const model = await imported(speedModels)
   const outcome = await runJob(() =>
     ctx.pool.run(
       'routing.matrix',
@@ -131,6 +141,7 @@ async function matrix(
         positions,
         sources: indexes(p.sources, positions.length, [0]),
         destinations: indexes(p.destinations, positions.length, all),
+        ...model,
         cacheDir: path.join(networksDir(ctx.workspaceDir), '.cache'),
       },
       { signal: request.signal, weight: positions.length },
@@ -155,6 +166,7 @@ async function matrix(
 async function predictive(
   ctx: ServiceContext,
   networks: NetworkList,
+  speedModels: SpeedModelStore,
   request: RouteRequest,
 ): Promise<Reply | void> {
   const raw: Record<string, unknown> = Object.fromEntries(request.query)
@@ -165,10 +177,17 @@ async function predictive(
   const positions = p.coordinates.split(';').map((c) => parseLonLat(c)!)
   const departure = p.dep_time ?? Math.floor(ctx.now() / 1000)
   const refs = await networks.refs()
+  const model = await imported(speedModels)
   const outcome = await runJob(() =>
     ctx.pool.run(
       'routing.predictive',
-      { kind: 'predictive', networks: refs, positions, departures: [departure] },
+      {
+        kind: 'predictive',
+        networks: refs,
+        positions,
+        departures: [departure],
+        ...model,
+      },
       { signal: request.signal, weight: positions.length },
     ),
   )
@@ -189,11 +208,15 @@ async function predictive(
   }
 }
 
-/** The routing area of the local service: the distance matrix and the predictive matrix. */
+/**
+ * The routing area of the local service: the distance matrix and the predictive matrix (§4.3, §4.4), and
+ * the local extensions for the workspace's road networks and speed profiles.
+ */
 export const routingArea: LocalArea = {
   name: 'routing',
   start(ctx) {
     const networks = new NetworkList(ctx.workspaceDir)
+    const speedModels = new SpeedModelStore(ctx.workspaceDir)
     const key = licenceKeySegment('key')
     const routes: Route[] = [
       // Before the general pattern, which would also match it.
@@ -202,15 +225,16 @@ export const routingArea: LocalArea = {
         path: '/advancedmaps/:key/distance_matrix_predictive/driving/:coordinates',
         auth: key,
         body: 'none',
-        handle: (request) => predictive(ctx, networks, request),
+        handle: (request) => predictive(ctx, networks, speedModels, request),
       },
       {
         method: 'GET',
         path: '/advancedmaps/:key/:resource/:profile/:positions',
         auth: key,
         body: 'none',
-        handle: (request) => matrix(ctx, networks, request),
+        handle: (request) => matrix(ctx, networks, speedModels, request),
       },
+      ...networkRoutes(ctx, speedModels),
     ]
     return { routes }
   },
