@@ -4,6 +4,7 @@ import { callCommands } from './call'
 import { gisCommands } from './gis'
 import { historyCommands } from './history'
 import { profileCommands } from './profile'
+import { routingCommands } from './routing'
 import { secretCommands } from './secret'
 
 /**
@@ -16,5 +17,6 @@ export const COMMANDS: readonly CliCommand[] = [
   ...localServiceCommands,
   ...callCommands,
   ...historyCommands,
+  ...routingCommands,
   ...gisCommands,
 ]
