@@ -89,8 +89,15 @@ export async function openApp(
   browser: Browser,
   host: RunningHost,
   viewport = { width: 1400, height: 900 },
+  /** The area open on a first start (the app opens the first in the activity bar; tests pick theirs). */
+  area = 'gis',
 ): Promise<Page> {
   const context = await browser.newContext({ viewport, acceptDownloads: true })
+  // Only when no layout is saved yet, so a reload still finds the layout the test left.
+  const layout = JSON.stringify({ activeArea: area, sideOpen: true, bottomOpen: true, bottomTab: null })
+  await context.addInitScript({
+    content: `if (!localStorage.getItem('geo-analyst.layout')) localStorage.setItem('geo-analyst.layout', ${JSON.stringify(layout)})`,
+  })
   const page = await context.newPage()
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))

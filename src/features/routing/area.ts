@@ -36,7 +36,13 @@ export default defineArea({
     },
   ],
   bottomPanels: [
-    { id: 'routing.table', title: 'Matrix', component: lazyPanel(() => import('./MatrixTable.vue')) },
+    // After the analyst's loop's Results and Run history, which a first start shows.
+    {
+      id: 'routing.table',
+      title: 'Matrix',
+      order: 10,
+      component: lazyPanel(() => import('./MatrixTable.vue')),
+    },
   ],
   mapLayers: [{ id: 'routing.positions', component: lazyMapPart(() => import('./PositionsLayer.vue')) }],
   actions: {
