@@ -7,9 +7,9 @@
  *   engine's integer weights, edges split at the snapped positions exactly as the engine splits them) are
  *   loaded into a throw-away PostgreSQL 15 + pgRouting cluster and every cell of `pgr_dijkstraCostMatrix`
  *   is compared with the engine's matrix, for driving and walking, least time (rtype 0) and least distance (1);
- * - speed: medians of 10×10, 1×100 and 100×100 matrices, engine (in this thread, hierarchy built) beside
- *   pgRouting (`pgr_dijkstraCostMatrix`, and `pgr_dijkstraCost` one-to-many for 1×100), with the ratio;
- *   with `--http` also through the local service over HTTP once the routing area serves it;
+ * - speed: medians of 10×10, 1×100 and 100×100 matrices, engine (in this thread, hierarchy built) and
+ *   through HTTP (the local service on 127.0.0.1) beside pgRouting (`pgr_dijkstraCostMatrix`, and
+ *   `pgr_dijkstraCost` one-to-many for 1×100), with the ratios;
  * - import: a large extract made by tiling the sample K×K times (default 8) as .osm.pbf, imported in a child
  *   process: time and peak memory; then its load time and memory.
  *
@@ -27,6 +27,7 @@ import type pg from 'pg'
 import { resolveRoutingDataDir, SAMPLE_NETWORK } from '../electron/local-service/routing/data/networks'
 import type { Profile } from '../electron/local-service/routing/data/profiles'
 import type { LonLat, MatrixJob, NetworkRef } from '../electron/local-service/routing/engine/jobs'
+import { startLocalService } from '../electron/local-service/index'
 import { RoadNetwork, type Metric, type Snap } from '../electron/local-service/routing/engine/network'
 import { seededRandom } from '../electron/local-service/routing/engine/numeric'
 import { RoutingEngine } from '../electron/local-service/routing/engine/routing-engine'
@@ -197,6 +198,9 @@ async function main() {
   }
 
   const engine = new RoutingEngine()
+  // The local service over a throw-away workspace: the bundled sample network, requests through HTTP.
+  const workspaceDir = mkdtempSync(path.join(os.tmpdir(), 'geo-routing-bench-ws-'))
+  const service = await startLocalService({ workspaceDir, sampleData: false, licenceKey: 'bench-key' })
   const cases: Array<[Profile, 0 | 1]> = [
     ['driving', 0],
     ['driving', 1],
@@ -205,8 +209,8 @@ async function main() {
   ]
   const table: string[] = []
   table.push(
-    'metric        size     engine ms   pgRouting ms   ratio   cells equal',
-    '------------  -------  ----------  -------------  ------  -----------',
+    'metric        size     engine ms   http ms   pgRouting ms   eng/pg   http/pg   cells equal',
+    '------------  -------  ----------  --------  -------------  -------  --------  -----------',
   )
   try {
     for (const [profile, rtype] of cases) {
@@ -265,6 +269,12 @@ async function main() {
         for (let r = 0; r < RUNS; r++)
           times.push((await timed(() => engine.matrix(job(sources, destinations)))).ms)
         const eng = median(times)
+        // The same request end to end: the local service on 127.0.0.1 (validation, pool, JSON), through HTTP.
+        const url = `${service.urls.advancedmaps_url}/bench-key/distance_matrix/${profile}/${pts.map((p) => `${p[0].toFixed(6)},${p[1].toFixed(6)}`).join(';')}?sources=${sources.join(';')}&destinations=${destinations.join(';')}&rtype=${rtype}`
+        await (await fetch(url)).json()
+        const httpTimes: number[] = []
+        for (let r = 0; r < RUNS; r++) httpTimes.push((await timed(async () => (await fetch(url)).json())).ms)
+        const http = median(httpTimes)
         let pgMs = NaN
         if (cluster && edges) {
           const vids = edges.vertexOf
@@ -284,7 +294,7 @@ async function main() {
           pgMs = median(pgTimes)
         }
         table.push(
-          `${`${profile} ${rtype === 0 ? 'time' : 'dist'}`.padEnd(12)}  ${name.padEnd(7)}  ${eng.toFixed(2).padStart(10)}  ${Number.isNaN(pgMs) ? '—'.padStart(13) : pgMs.toFixed(1).padStart(13)}  ${Number.isNaN(pgMs) ? '—'.padStart(6) : (eng / pgMs).toFixed(3).padStart(6)}  ${name === '100×100' ? equal.padStart(11) : ''}`,
+          `${`${profile} ${rtype === 0 ? 'time' : 'dist'}`.padEnd(12)}  ${name.padEnd(7)}  ${eng.toFixed(2).padStart(10)}  ${http.toFixed(1).padStart(8)}  ${Number.isNaN(pgMs) ? '—'.padStart(13) : pgMs.toFixed(1).padStart(13)}  ${Number.isNaN(pgMs) ? '—'.padStart(7) : (eng / pgMs).toFixed(3).padStart(7)}  ${Number.isNaN(pgMs) ? '—'.padStart(8) : (http / pgMs).toFixed(3).padStart(8)}  ${name === '100×100' ? equal.padStart(11) : ''}`,
         )
       }
       console.log(
@@ -293,10 +303,12 @@ async function main() {
     }
   } finally {
     await cluster?.stop()
+    await service.close()
+    rmSync(workspaceDir, { recursive: true, force: true })
   }
   console.log('\n' + table.join('\n'))
   console.log(
-    '(engine: in this thread, hierarchy built, positions snapped per request; pgRouting: the query over the unix socket, reading the edge table each time; 1×100 uses pgr_dijkstraCost one-to-many)',
+    '(engine: in this thread, hierarchy built, positions snapped per request; http: GET of the local service on 127.0.0.1 (validation, worker pool, JSON); pgRouting: the query over the unix socket, reading the edge table each time; 1×100 uses pgr_dijkstraCost one-to-many)',
   )
 
   // Import of a large extract: the sample tiled K×K as .osm.pbf.

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { MatrixRun, NetworkInfo, PredictiveRun } from '../../../../electron/contract/routing/operations'
 import { createCore, type Core } from '../../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secret-store'
 import { startLocalService } from '../../../../electron/local-service'
@@ -53,11 +54,11 @@ describe('routing operations of the core (Local profile)', () => {
       ok: true,
       value: { code: 'Ok', network: 'town', sources: [0], destinations: [0, 1] },
     })
-    if (!matrix.ok) return
-    expect(matrix.value.snapped).toHaveLength(2)
-    expect(matrix.value.durations[0]![1]).toBeCloseTo(110.5, 0)
-    const listed = await core.call('routing.networks', {})
-    expect(listed.ok && listed.value.networks.map((n) => n.id)).toEqual(['town', 'gothenburg-sample'])
+    const run = (matrix as { value: MatrixRun }).value
+    expect(run.snapped).toHaveLength(2)
+    expect(run.durations[0]![1]).toBeCloseTo(110.5, 0)
+    const listed = (await core.call('routing.networks', {})) as { value: { networks: NetworkInfo[] } }
+    expect(listed.value.networks.map((n) => n.id)).toEqual(['town', 'gothenburg-sample'])
     expect(await core.call('routing.removeNetwork', { id: 'town' })).toMatchObject({ ok: true })
     const gone = await core.call('routing.removeNetwork', { id: 'town' })
     expect(gone).toMatchObject({ ok: false, error: { failureClass: 'not-found' } })
@@ -99,8 +100,7 @@ describe('routing operations of the core (Local profile)', () => {
       departures: [night, peak],
     })
     expect(run).toMatchObject({ ok: true, value: { network: 'gothenburg-sample', model: true } })
-    if (!run.ok) return
-    const [a, b] = run.value.results
+    const [a, b] = (run as { value: PredictiveRun }).value.results
     expect(b!.duration!).toBeGreaterThan(a!.duration! * 1.3)
   })
 })
