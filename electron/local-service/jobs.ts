@@ -1,4 +1,5 @@
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
+import { workspaceJobs } from './import/jobs'
 import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
 
 /**
@@ -8,6 +9,7 @@ import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
 export const JOB_KINDS = {
   ...gisJobs,
   ...routingJobs,
+  ...workspaceJobs,
 }
 
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
