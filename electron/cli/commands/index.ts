@@ -5,6 +5,7 @@ import { gisCommands } from './gis'
 import { historyCommands } from './history'
 import { placesCommands } from './places'
 import { profileCommands } from './profile'
+import { routingCommands } from './routing'
 import { secretCommands } from './secret'
 
 /**
@@ -18,5 +19,6 @@ export const COMMANDS: readonly CliCommand[] = [
   ...callCommands,
   ...historyCommands,
   ...placesCommands,
+  ...routingCommands,
   ...gisCommands,
 ]

@@ -8,6 +8,7 @@ import {
 } from '../../../electron/contract'
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
+import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
 import { placesOperations } from '../../../electron/contract/places/operations'
 import { HandlerRegistry } from '../../../electron/core/area'
@@ -91,6 +92,7 @@ describe('the one contract table', () => {
       sorted([
         ...Object.keys(appOperations),
         ...Object.keys(placesOperations),
+        ...Object.keys(routingOperations),
         ...Object.keys(gisOperations),
       ]),
     )
