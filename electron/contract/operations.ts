@@ -4,7 +4,7 @@ import { gisInterface, gisOperations } from './gis/operations'
 import { unionOf, type InterfaceOperation } from './operation'
 import { placesInterface, placesOperations } from './places/operations'
 import { routingInterface, routingOperations } from './routing/operations'
-import { telematicsInterface } from './telematics/operations'
+import { telematicsInterface, telematicsOperations } from './telematics/operations'
 import { visionInterface } from './vision/operations'
 
 export { op, type OperationSpec, type OperationTable } from './operation'
@@ -20,6 +20,7 @@ export const operations = unionOf(
   appOperations,
   placesOperations,
   routingOperations,
+  telematicsOperations,
   gisOperations,
 )
 

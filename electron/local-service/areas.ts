@@ -1,6 +1,7 @@
 import { gisArea } from './gis/routes'
 import { placesArea } from './places/routes'
 import { routingArea } from './routing/routes'
+import { telematicsArea } from './telematics/routes'
 import type { LocalArea } from './service-context'
 
 /**
@@ -12,4 +13,5 @@ export const LOCAL_AREAS: readonly LocalArea[] = [
   placesArea,
   routingArea,
   gisArea,
+  telematicsArea,
 ]

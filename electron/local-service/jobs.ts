@@ -1,6 +1,7 @@
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
 import { workspaceJobs } from './import/jobs'
 import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
+import { telematicsJobs } from './telematics/jobs'
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
@@ -9,6 +10,7 @@ import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
 export const JOB_KINDS = {
   ...gisJobs,
   ...routingJobs,
+  ...telematicsJobs,
   ...workspaceJobs,
 }
 
