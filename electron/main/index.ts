@@ -12,7 +12,7 @@ import {
   APP_SCHEME,
   allowNavigation,
   allowPermission,
-  appFilePath,
+  appRequestDecision,
   appOrigins,
   windowOpenDecision,
 } from './policy'
@@ -46,13 +46,17 @@ app.on('web-contents-created', (_event, contents) => {
 void app.whenReady().then(async () => {
   const csp = buildCsp({ devServerOrigin: devServerUrl ? new URL(devServerUrl).origin : undefined })
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = appFilePath(request.url, rendererDir, path.join)
-    if (!file) return new Response('Not found', { status: 404 })
-    const response = await net.fetch(pathToFileURL(file).toString())
-    const headers = new Headers(response.headers)
-    headers.set('Content-Security-Policy', csp)
-    headers.set('X-Content-Type-Options', 'nosniff')
-    return new Response(response.body, { status: response.status, headers })
+    const decision = appRequestDecision(request.url, rendererDir, path.join)
+    if (decision.status !== 200) return new Response(null, { status: decision.status })
+    try {
+      const response = await net.fetch(pathToFileURL(decision.file).toString())
+      const headers = new Headers(response.headers)
+      headers.set('Content-Security-Policy', csp)
+      headers.set('X-Content-Type-Options', 'nosniff')
+      return new Response(response.body, { status: response.status, headers })
+    } catch {
+      return new Response(null, { status: 404 })
+    }
   })
   const ses = session.defaultSession
   ses.setPermissionRequestHandler((contents, permission, callback) =>

@@ -2,6 +2,7 @@
  * Every security decision of the Electron shell as a pure function, so each is tested without Electron.
  * This file must not import `electron`.
  */
+import { staticPathSegments } from '../core/static-path'
 
 /** The app's own page is served from this privileged custom scheme in production. */
 export const APP_SCHEME = 'app'
@@ -90,22 +91,36 @@ export function isTrustedSender(sender: SenderFacts, origins: readonly string[])
   return sender.isMainFrame && sender.frameUrl !== undefined && isAppUrl(sender.frameUrl, origins)
 }
 
-/** Map an `app://geo-analyst/<path>` request to a file under the renderer folder, refusing traversal. */
+/** What the `app://` protocol answers: a file under the renderer folder, or a refusal. */
+export type AppRequestDecision = { status: 200; file: string } | { status: 400 | 404 }
+
+/**
+ * Map an `app://geo-analyst/<path>` request to a file under the renderer folder: 404 for anything
+ * that is not this app's host, 400 for a malformed or escaping path. Never throws.
+ */
+export function appRequestDecision(
+  url: string,
+  rendererDir: string,
+  join: (...p: string[]) => string,
+): AppRequestDecision {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { status: 400 }
+  }
+  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return { status: 404 }
+  const segments = staticPathSegments(parsed.pathname)
+  if (!segments) return { status: 400 }
+  return { status: 200, file: join(rendererDir, ...(segments.length ? segments : ['index.html'])) }
+}
+
+/** The file an `app://` request names, or null when it is refused. */
 export function appFilePath(
   url: string,
   rendererDir: string,
   join: (...p: string[]) => string,
 ): string | null {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return null
-  }
-  if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host !== APP_HOST) return null
-  const segments = decodeURIComponent(parsed.pathname)
-    .split('/')
-    .filter((s) => s.length > 0)
-  if (segments.some((s) => s === '..' || s === '.' || s.includes('\\') || s.includes('\0'))) return null
-  return join(rendererDir, ...(segments.length ? segments : ['index.html']))
+  const decision = appRequestDecision(url, rendererDir, join)
+  return decision.status === 200 ? decision.file : null
 }

@@ -3,10 +3,14 @@ import { createReadStream, promises as fs } from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import type { Duplex } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { OPERATION_NAMES, fail, type OperationName, type Result } from '../contract'
 import type { EventBus } from '../core/events'
 import { buildCsp } from '../core/csp'
+import { staticPathSegments } from '../core/static-path'
 import { SESSION_HEADER, guardRequest } from './guard'
+import { requestPath } from './request-target'
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024
 
@@ -54,8 +58,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   let port = 0
 
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const api = url.pathname.startsWith('/api/')
+    // Nothing a request does may end the process: every failure becomes an answer or a closed socket.
+    handle(req, res).catch((error: unknown) => answerFailure(res, error))
+  })
+  server.on('clientError', answerClientError)
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const pathname = requestPath(req.url)
+    if (pathname === null)
+      return sendJson(res, 400, fail('validation', 'Bad request target: only paths of this host are served'))
+    const api = pathname.startsWith('/api/')
     const decision = guardRequest(
       {
         host: req.headers.host,
@@ -73,16 +85,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         decision.status,
         fail('authentication', decision.reason, { status: decision.status }),
       )
-    if (api) return void handleApi(req, res, url.pathname)
-    return void serveStatic(req, res, url.pathname)
-  })
+    if (api) return handleApi(req, res, pathname)
+    return serveStatic(req, res, pathname)
+  }
 
   async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, pathname: string) {
     if (pathname === '/api/events' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' })
       res.write('\n')
       streams.add(res)
-      req.on('close', () => streams.delete(res))
+      res.on('close', () => streams.delete(res))
       return
     }
     const match = /^\/api\/op\/([A-Za-z.]+)$/.exec(pathname)
@@ -101,10 +113,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     sendJson(res, 200, await options.call(match[1], payload))
   }
 
-  async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, pathname: string) {
+  async function serveStatic(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    pathname: string,
+  ): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendJson(res, 405, fail('validation', 'Method not allowed'))
-    const segments = decodeSafe(pathname)
+    const segments = staticPathSegments(pathname)
     if (!segments) return sendJson(res, 400, fail('validation', 'Bad path'))
     let file = path.join(options.staticDir, ...segments)
     const stat = await fs.stat(file).catch(() => null)
@@ -129,8 +145,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'cross-origin-opener-policy': 'same-origin',
       'cache-control': 'no-cache',
     })
-    if (req.method === 'HEAD') return res.end()
-    createReadStream(file).pipe(res)
+    if (req.method === 'HEAD') return void res.end()
+    // A read that fails midway (the file vanished, or is not readable) ends this response only.
+    await pipeline(createReadStream(file), res).catch(() => res.destroy())
   }
 
   const unsubscribe = options.events.subscribe((name, payload) => {
@@ -159,21 +176,30 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 }
 
+/** A request that failed unexpectedly: a 500 when nothing was sent yet, else the connection is cut. */
+function answerFailure(res: http.ServerResponse, error: unknown): void {
+  console.error(`geo-analyst web: a request failed: ${(error as Error)?.message ?? String(error)}`)
+  if (res.headersSent) return void res.destroy()
+  sendJson(res, 500, fail('unclassified', 'The browser host could not answer this request'))
+}
+
+/** What Node's HTTP parser refused (bad request line or header): an answer, then the socket closes. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const body = JSON.stringify(
+    fail('validation', `Malformed HTTP request (${http.STATUS_CODES[status]})`, { status }),
+  )
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
 function header(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
-}
-
-function decodeSafe(pathname: string): string[] | null {
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(pathname)
-  } catch {
-    return null
-  }
-  const segments = decoded.split('/').filter((s) => s.length > 0)
-  if (segments.some((s) => s === '..' || s === '.' || s.includes('\\') || s.includes('\0'))) return null
-  return segments
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

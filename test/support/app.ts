@@ -21,6 +21,9 @@ export const CHROMIUM_ARGS = [
 
 export interface RunningHost {
   url: string
+  port: number
+  /** The host's process is still running. */
+  alive(): boolean
   openUrl: string
   configDir: string
   dataDir: string
@@ -28,15 +31,27 @@ export interface RunningHost {
   stop(): Promise<void>
 }
 
-/** Start the built browser host (`out/web/main.mjs`) as its own process, on a free loopback port. */
+/**
+ * Start the built browser host (`out/web/main.mjs`) as its own process, on a free loopback port; with
+ * `fromSource`, the TypeScript entry through tsx instead (node tests, which do not build first).
+ */
 export async function startHost(
-  options: { configDir?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    configDir?: string
+    dataDir?: string
+    env?: NodeJS.ProcessEnv
+    fromSource?: boolean
+    args?: string[]
+  } = {},
 ): Promise<RunningHost> {
   const configDir = options.configDir ?? mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-config-'))
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-data-'))
+  const entry = options.fromSource
+    ? ['--import', 'tsx', path.join(ROOT, 'electron/web/main.ts')]
+    : [path.join(ROOT, 'out/web/main.mjs')]
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, 'out/web/main.mjs'), '--port', '0', '--config-dir', configDir],
+    [...entry, '--port', '0', '--config-dir', configDir, ...(options.args ?? [])],
     {
       cwd: ROOT,
       env: { ...process.env, GEO_ANALYST_DATA_DIR: dataDir, ...options.env },
@@ -61,8 +76,11 @@ export async function startHost(
     child.stdout?.on('data', check)
     child.on('exit', (code) => reject(new Error(`browser host exited with ${code}:\n${output}`)))
   })
+  const url = openUrl.split('#')[0] as string
   return {
-    url: openUrl.split('#')[0] as string,
+    url,
+    port: Number(new URL(url).port),
+    alive: () => child.exitCode === null && child.signalCode === null,
     openUrl,
     configDir,
     dataDir,

@@ -5,6 +5,7 @@ import {
   allowPermission,
   appFilePath,
   appOrigins,
+  appRequestDecision,
   isTrustedSender,
   secureWebPreferences,
   windowOpenDecision,
@@ -120,12 +121,27 @@ describe('app:// file mapping', () => {
   })
 
   it.each([
+    'app://geo-analyst/%E0%A4%A',
+    'app://geo-analyst/%',
+    'app://geo-analyst/assets/%ZZ.js',
+    'app://geo-analyst/a%00b.js',
     'app://geo-analyst/a%2f..%2f..%2f..%2fetc%2fpasswd',
     'app://geo-analyst/a/..%5c..%5csecret',
     'app://other/index.html',
     'https://geo-analyst/index.html',
   ])('refuses %s', (url) => {
     expect(appFilePath(url, root, path.posix.join)).toBeNull()
+  })
+
+  it('answers what it refuses: 400 for a malformed path, 404 for another host', () => {
+    expect(appRequestDecision('app://geo-analyst/%E0%A4%A', root, path.posix.join)).toEqual({
+      status: 400,
+    })
+    expect(appRequestDecision('app://other/index.html', root, path.posix.join)).toEqual({ status: 404 })
+    expect(appRequestDecision('app://geo-analyst/assets/a.js', root, path.posix.join)).toEqual({
+      status: 200,
+      file: '/opt/geo/renderer/assets/a.js',
+    })
   })
 })
 
