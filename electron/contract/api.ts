@@ -1,3 +1,4 @@
+import type { ImportFileRef } from './loop'
 import type { Result } from './result'
 import type { EventName, EventPayload } from './events'
 import type { OperationName, OperationRequest, OperationResponse } from './operations'
@@ -10,6 +11,14 @@ export type GeoApi = {
 /** What `window.geoEvents` offers: typed subscription to the event table. */
 export interface GeoEventsApi {
   on<K extends EventName>(name: K, listener: (payload: EventPayload<K>) => void): () => void
+}
+
+/**
+ * What `window.geoFiles` offers: a file the user chose (`<input type=file>`) or dropped, offered for
+ * import. The answer is the reference `datasets.import` names; the renderer never names a path.
+ */
+export interface GeoFilesApi {
+  offerForImport(file: File): Promise<Result<ImportFileRef>>
 }
 
 /** The one IPC channel of every operation: `invoke(INVOKE_CHANNEL, name, request)`. */

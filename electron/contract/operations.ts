@@ -101,7 +101,11 @@ export const operations = {
     datasetFeaturesSchema,
     'Features of a local dataset, to show on the map',
   ),
-  'datasets.import': op(importRequestSchema, datasetSchema, 'Import a file into the local workspace'),
+  'datasets.import': op(
+    importRequestSchema,
+    datasetSchema,
+    'Import a file the user chose, dropped or uploaded into the local workspace',
+  ),
   'drawings.load': op(empty, drawingsSchema, 'The saved drawings'),
   'drawings.save': op(
     z.object({ collection: featureCollectionSchema }).strict(),

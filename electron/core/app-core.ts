@@ -21,6 +21,7 @@ import { openSecretStore } from './secrets/open-secret-store'
 import type { SecretStore } from './secrets/secret-store'
 import { SettingsStore } from './settings/settings-store'
 import { DrawingsStore } from './workspace/drawings-store'
+import type { ImportFiles } from './workspace/import-files'
 import type { LocalWorkspacePort } from './workspace/local-workspace-port'
 import { RunHistory } from './workspace/run-history'
 
@@ -55,6 +56,8 @@ export interface CoreOptions {
   localWorkspace?: LocalWorkspacePort
   /** The desktop save dialog for exports (Electron only). */
   saveDialog?: SaveDialogPort
+  /** Files offered for import by reference: desktop grants or browser-host uploads. */
+  importFiles?: ImportFiles
 }
 
 /** The services every host shares, and the one entry point hosts call. */
@@ -143,6 +146,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       runs,
       drawings: new DrawingsStore(dataDir),
       localWorkspace: options.localWorkspace,
+      importFiles: options.importFiles,
       saveDialog: options.saveDialog,
     },
   })

@@ -1,6 +1,8 @@
 import type { z } from 'zod'
 import {
+  IMPORT_MAX_BYTES,
   LOCAL_PROFILE,
+  formatBytes,
   type AppInfo,
   type OperationName,
   type OperationResponse,
@@ -21,6 +23,7 @@ import { geoFailureOf, type JoinRuns } from './loop/join-runs'
 import type { Credentials } from './secrets/credentials'
 import type { SettingsStore } from './settings/settings-store'
 import type { DrawingsStore } from './workspace/drawings-store'
+import type { ImportFiles } from './workspace/import-files'
 import type { LocalWorkspacePort } from './workspace/local-workspace-port'
 import type { RunHistory } from './workspace/run-history'
 
@@ -36,6 +39,8 @@ export interface LoopServices {
   drawings: DrawingsStore
   /** The local workspace; absent when the host has none. */
   localWorkspace?: LocalWorkspacePort
+  /** Files offered for import (desktop grants, browser uploads); absent when the host takes none. */
+  importFiles?: ImportFiles
   /** The desktop save dialog; only the Electron host has one. */
   saveDialog?: SaveDialogPort
 }
@@ -47,11 +52,6 @@ export interface CoreServices {
   info: () => AppInfo
   loop: LoopServices
 }
-
-/** Largest import accepted, decoded (the contract bounds the base64 text accordingly). */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw geoFailureOf(result.error)
@@ -132,30 +132,38 @@ export function createHandlers(services: CoreServices): Handlers {
     },
     'gis.cancelJoin': async ({ runId }) => ({ cancelled: loop.joinRuns.cancel(runId) }),
     'datasets.features': async ({ name }) => (await localWorkspace('datasets.features')).features(name),
-    'datasets.import': async ({ fileName, contentBase64, name }) => {
-      const port = await localWorkspace('datasets.import')
-      const text = contentBase64.replace(/\s+/g, '')
-      if (!BASE64.test(text) || text.length % 4 === 1) {
-        throw new GeoFailure('validation', 'datasets.import: contentBase64 is not valid base64', {
-          field: 'contentBase64',
-        })
-      }
-      const bytes = Buffer.from(text, 'base64')
-      if (bytes.byteLength === 0) {
-        throw new GeoFailure('validation', `datasets.import: ${fileName} is empty`, {
-          field: 'contentBase64',
-        })
-      }
-      if (bytes.byteLength > MAX_IMPORT_BYTES) {
+    'datasets.import': async ({ file, name, skipInvalid }) => {
+      if (!loop.importFiles) {
         throw new GeoFailure(
-          'validation',
-          `datasets.import: ${fileName} is larger than ${MAX_IMPORT_BYTES} bytes; use geo-analyst import for big files`,
-          { field: 'contentBase64' },
+          'local-configuration',
+          'datasets.import: this host takes no files for import; use geo-analyst import FILE',
         )
       }
-      const info = await port.importFile({ fileName, bytes, ...(name ? { name } : {}) })
-      events.emit('datasets.changed', { reason: `imported ${info.layername}` })
-      return { ...info, local: true }
+      const source = await loop.importFiles.take(file)
+      try {
+        const port = await localWorkspace('datasets.import')
+        const problem =
+          source.size === 0
+            ? 'is empty'
+            : source.size > IMPORT_MAX_BYTES
+              ? `is larger than the ${formatBytes(IMPORT_MAX_BYTES)} the app imports; use geo-analyst import for big files`
+              : null
+        if (problem) {
+          throw new GeoFailure('validation', `datasets.import: ${source.fileName} ${problem}`, {
+            field: 'file',
+          })
+        }
+        const info = await port.importFile({
+          path: source.path,
+          fileName: source.fileName,
+          ...(name ? { name } : {}),
+          ...(skipInvalid === undefined ? {} : { skipInvalid }),
+        })
+        events.emit('datasets.changed', { reason: `imported ${info.layername}` })
+        return { ...info, local: true }
+      } finally {
+        await source.release()
+      }
     },
     'drawings.load': () => loop.drawings.load(),
     'drawings.save': ({ collection }) => loop.drawings.save(collection),

@@ -1,6 +1,3 @@
-import { promises as fs } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { GeoFailure } from '../core/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
 import { ImportError } from './import/crs'
@@ -38,7 +35,7 @@ function failureOf(error: unknown, operation: string): unknown {
   }
   if (error instanceof ImportError) {
     return new GeoFailure('validation', `${operation}: ${error.message}; the workspace was left as it was`, {
-      field: 'contentBase64',
+      field: 'file',
     })
   }
   return error
@@ -71,23 +68,17 @@ export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
         throw failureOf(error, 'datasets.features')
       }
     },
-    async importFile({ fileName, bytes, name }) {
-      // The readers take a file: stage the bytes under a private temp folder, keeping only the base name
-      // (a browser or Windows path may use either separator).
-      const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-analyst-import-'))
-      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
+    async importFile({ path: file, fileName, name, skipInvalid }) {
       try {
-        await fs.writeFile(file, bytes, { mode: 0o600 })
-        const manifest = await importFile(workspace, file, {
-          name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
-          displayName: original,
-        })
-        return datasetInfo(manifest)
+        // `skipInvalid` reaches the importer as it is; an importer without the option ignores it.
+        const options: Parameters<typeof importFile>[2] & { skipInvalid?: boolean } = {
+          name: name ?? nameFromFile(fileName.replace(/\.gz$/i, '')),
+          displayName: fileName,
+          ...(skipInvalid === undefined ? {} : { skipInvalid }),
+        }
+        return datasetInfo(await importFile(workspace, file, options))
       } catch (error) {
         throw failureOf(error, 'datasets.import')
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true })
       }
     },
   }

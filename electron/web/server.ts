@@ -5,14 +5,21 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { Duplex } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { OPERATION_NAMES, fail, type OperationName, type Result } from '../contract'
+import {
+  OPERATION_BODY_MAX_BYTES,
+  OPERATION_NAMES,
+  fail,
+  ok,
+  type OperationName,
+  type Result,
+} from '../contract'
 import type { EventBus } from '../core/events'
 import { buildCsp } from '../core/csp'
 import { staticPathSegments } from '../core/static-path'
 import { SESSION_HEADER, guardRequest } from './guard'
+import { BodyTooLarge, declaredOver, readBody, refuseTooLarge, sendJson } from './body'
 import { requestPath } from './request-target'
-
-const MAX_BODY_BYTES = 64 * 1024 * 1024
+import { uploadFileName, type UploadStore } from './uploads'
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,6 +44,10 @@ export interface WebHostOptions {
   port?: number
   /** Fixed only in tests; a fresh random secret per run otherwise. */
   secret?: string
+  /** Where `POST /api/upload` puts files for import; without it the host takes no uploads. */
+  uploads?: UploadStore
+  /** Largest operation body (default `OPERATION_BODY_MAX_BYTES`); smaller only in tests. */
+  operationBodyBytes?: number
 }
 
 export interface WebHost {
@@ -55,6 +66,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const secret = options.secret ?? randomBytes(24).toString('base64url')
   const csp = buildCsp()
   const streams = new Set<http.ServerResponse>()
+  const operationBodyBytes = options.operationBodyBytes ?? OPERATION_BODY_MAX_BYTES
   let port = 0
 
   const server = http.createServer((req, res) => {
@@ -97,13 +109,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.on('close', () => streams.delete(res))
       return
     }
+    if (pathname === '/api/upload' && req.method === 'POST') return receiveUpload(req, res)
     const match = /^\/api\/op\/([A-Za-z.]+)$/.exec(pathname)
     if (!match || req.method !== 'POST')
       return sendJson(res, 404, fail('not-found', `No API route ${req.method} ${pathname}`))
     let payload: unknown
     try {
-      payload = JSON.parse((await readBody(req)) || '{}')
+      const body = await readBody(req, operationBodyBytes)
+      payload = JSON.parse(body.toString('utf8') || '{}')
     } catch (error) {
+      if (error instanceof BodyTooLarge)
+        return refuseTooLarge(req, res, 'The operation request', operationBodyBytes)
       return sendJson(
         res,
         400,
@@ -111,6 +127,30 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       )
     }
     sendJson(res, 200, await options.call(match[1], payload))
+  }
+
+  /** `POST /api/upload`: the body is a file for import, streamed to a private temp file. */
+  async function receiveUpload(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const uploads = options.uploads
+    if (!uploads) return sendJson(res, 404, fail('not-found', 'This host takes no uploads'))
+    const fileName = uploadFileName(req.headers['x-file-name'])
+    if (!fileName) {
+      return sendJson(
+        res,
+        400,
+        fail('validation', 'X-File-Name must be the file’s own name, URI-encoded, 1–255 characters', {
+          field: 'fileName',
+        }),
+      )
+    }
+    if (declaredOver(req, uploads.maxBytes)) return refuseTooLarge(req, res, fileName, uploads.maxBytes)
+    try {
+      sendJson(res, 200, ok(await uploads.receive(req, fileName)))
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return refuseTooLarge(req, res, fileName, uploads.maxBytes)
+      if (!req.complete) return void res.destroy()
+      throw error
+    }
   }
 
   async function serveStatic(
@@ -200,28 +240,4 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 function header(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name]
   return Array.isArray(value) ? value[0] : value
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`))
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    req.on('error', reject)
-  })
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-  res.end(text)
 }

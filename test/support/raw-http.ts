@@ -44,3 +44,17 @@ export function rawRequest(
 export function rawGet(port: number, target: string, extraHeaders = ''): string {
   return `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extraHeaders}Connection: close\r\n\r\n`
 }
+
+/** Fetch options for a body sent in chunks without a declared length (`times` copies of `chunk`). */
+export function streamedBody(chunk: Uint8Array, times: number): RequestInit {
+  let sent = 0
+  return {
+    duplex: 'half',
+    body: new ReadableStream({
+      pull(controller) {
+        if (sent++ < times) controller.enqueue(chunk)
+        else controller.close()
+      },
+    }),
+  } as RequestInit
+}

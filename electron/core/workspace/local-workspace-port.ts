@@ -7,8 +7,17 @@
 export interface LocalWorkspacePort {
   /** A dataset's features as RFC 7946 GeoJSON text (WGS84 longitude/latitude). */
   features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
-  /** Import a file's bytes as a new dataset; the file name tells the format (.geojson, .csv, .kml, .zip, ...). */
-  importFile(input: { fileName: string; bytes: Uint8Array; name?: string }): Promise<LocalDatasetInfo>
+  /**
+   * Import a file on disk as a new dataset. `fileName` is the name the user knows (it gives the default
+   * dataset name); the format comes from the file's extension (.geojson, .csv, .kml, .zip, ...).
+   * `skipInvalid` imports the valid features and skips the invalid ones instead of refusing the file.
+   */
+  importFile(input: {
+    path: string
+    fileName: string
+    name?: string
+    skipInvalid?: boolean
+  }): Promise<LocalDatasetInfo>
 }
 
 /** What the workspace knows about a dataset, in the contract's terms. */

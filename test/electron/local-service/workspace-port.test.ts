@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GeoFailure } from '../../../electron/core/geo-failure'
 import { createWorkspacePort } from '../../../electron/local-service'
@@ -6,7 +8,13 @@ import { feature, square } from './helpers'
 import { useTempDirs } from '../../support/temp-dir'
 
 const tempDir = useTempDirs()
-const utf8 = (text: string) => new TextEncoder().encode(text)
+
+/** A file on disk holding `text`, as a host's grant or upload hands it to the port. */
+function onDisk(name: string, text: string): string {
+  const file = path.join(tempDir(), name)
+  writeFileSync(file, text)
+  return file
+}
 
 async function failure(promise: Promise<unknown>): Promise<GeoFailure> {
   try {
@@ -45,13 +53,16 @@ describe('the local workspace port', () => {
     const dir = tempDir()
     const port = createWorkspacePort(dir)
     const info = await port.importFile({
-      fileName: 'C:\\Users\\me\\wells 2024.csv',
-      bytes: utf8('name,lon,lat\nA,72.8,19.0\nB,77.2,28.6\n'),
+      path: onDisk('upload.csv', 'name,lon,lat\nA,72.8,19.0\nB,77.2,28.6\n'),
+      fileName: 'wells 2024.csv',
     })
     expect(info).toMatchObject({ layername: 'wells_2024', geometrytype: 'POINT', featureCount: 2 })
     expect(info.fields).toContainEqual({ name: 'name', type: 'string' })
     const conflict = await failure(
-      port.importFile({ fileName: 'wells 2024.csv', bytes: utf8('name,lon,lat\nC,70,20\n') }),
+      port.importFile({
+        path: onDisk('wells 2024.csv', 'name,lon,lat\nC,70,20\n'),
+        fileName: 'wells 2024.csv',
+      }),
     )
     expect(conflict.error).toMatchObject({ failureClass: 'conflict', field: 'name' })
     expect((await new Workspace(dir).manifest('wells_2024')).featureCount).toBe(2)
@@ -62,16 +73,17 @@ describe('the local workspace port', () => {
     const port = createWorkspacePort(dir)
     const bad = await failure(
       port.importFile({
-        fileName: 'roads.geojson',
-        bytes: utf8(
+        path: onDisk(
+          'roads.geojson',
           '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[500,10]}}]}',
         ),
+        fileName: 'roads.geojson',
       }),
     )
-    expect(bad.error).toMatchObject({ failureClass: 'validation', field: 'contentBase64' })
+    expect(bad.error).toMatchObject({ failureClass: 'validation', field: 'file' })
     expect(bad.error.message).toMatch(/feature 0/)
     const badName = await failure(
-      port.importFile({ fileName: 'x.geojson', bytes: utf8('{}'), name: '../escape' }),
+      port.importFile({ path: onDisk('x.geojson', '{}'), fileName: 'x.geojson', name: '../escape' }),
     )
     expect(badName.error).toMatchObject({ failureClass: 'validation', field: 'name' })
     expect(badName.error.message).toMatch(/letters, digits/)

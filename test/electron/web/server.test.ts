@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createCore } from '../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
 import { startWebHost, type WebHost } from '../../../electron/web/server'
+import { streamedBody } from '../../support/raw-http'
 import { useTempDirs } from '../../support/temp-dir'
 
 const tempDir = useTempDirs()
@@ -110,6 +111,29 @@ describe('browser host', () => {
     expect((await fetch(`${host.url}assets%2f..%2f..%2f..%2fetc%2fpasswd`)).status).toBe(400)
     expect(await (await fetch(`${host.url}%2e%2e/%2e%2e/etc/passwd`)).text()).not.toMatch(/root:/)
     expect((await fetch(`${host.url}missing.js`)).status).toBe(404)
+  })
+
+  it('answers an operation body over the limit with 413 and a JSON error, not a reset', async () => {
+    const { host } = await start()
+    const headers = { 'x-geo-session': host.secret, 'content-type': 'application/json' }
+    // Over the limit as declared (Content-Length) and as streamed without a declared length.
+    const declared = await fetch(`${host.url}api/op/settings.get`, {
+      method: 'POST',
+      headers,
+      body: Buffer.alloc(65 * 1024 * 1024, 0x20),
+    })
+    expect(declared.status).toBe(413)
+    expect(await declared.json()).toMatchObject({
+      ok: false,
+      error: { failureClass: 'validation', status: 413, message: expect.stringMatching(/32 MiB/) },
+    })
+    const streamed = await fetch(`${host.url}api/op/settings.get`, {
+      method: 'POST',
+      headers,
+      ...streamedBody(Buffer.alloc(1024 * 1024, 0x20), 40),
+    })
+    expect(streamed.status).toBe(413)
+    expect((await call(host, 'settings.get', { headers })).status).toBe(200)
   })
 
   it('pushes core events to subscribed pages', async () => {

@@ -1,7 +1,7 @@
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { geoError, ok, type Dataset, type Result } from '@contract/index'
+import { fail, geoError, ok, type Dataset, type Result } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import DatasetsPanel from '../../../../src/features/datasets/DatasetsPanel.vue'
 import { useDatasetsStore } from '../../../../src/features/datasets/datasets-store'
@@ -11,7 +11,7 @@ import { getByRole, queryAllByRole } from '../../support/query'
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
   const fake = createFakeGeo()
-  return { geo: fake.geo, geoEvents: fake.geoEvents, fake }
+  return { geo: fake.geo, geoEvents: fake.geoEvents, geoFiles: fake.geoFiles, fake }
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
@@ -176,21 +176,24 @@ describe('DatasetsPanel', () => {
     expect(queryAllByRole(document.body, 'list', 'Legend')).toHaveLength(0)
   })
 
-  it('imports a chosen file as base64 with a progress bar, then lists the new dataset', async () => {
+  it('imports a chosen file by the reference the host gives for it, with a progress bar, then lists it', async () => {
     await mountPanel()
     let release: (value: Result<Dataset>) => void = () => {}
-    let sent: { fileName: string; contentBase64: string } | null = null
-    fake.respond('datasets.import', ((request: { fileName: string; contentBase64: string }) => {
+    let sent: { file: string } | null = null
+    fake.respond('datasets.import', ((request: { file: string }) => {
       sent = request
       return new Promise<Result<Dataset>>((resolve) => (release = resolve))
     }) as never)
-    const text = JSON.stringify({ type: 'FeatureCollection', features: [] })
-    chooseFile(new File([text], 'wells.geojson', { type: 'application/geo+json' }))
+    const file = new File([JSON.stringify({ type: 'FeatureCollection', features: [] })], 'wells.geojson', {
+      type: 'application/geo+json',
+    })
+    chooseFile(file)
     await vi.waitFor(() => expect(sent).not.toBeNull())
     const bar = getByRole(document.body, 'progressbar', 'Importing wells.geojson')
-    expect(bar.getAttribute('aria-valuetext')).toBe('Uploading wells.geojson…')
-    expect(sent!.fileName).toBe('wells.geojson')
-    expect(atob(sent!.contentBase64)).toBe(text)
+    expect(bar.getAttribute('aria-valuetext')).toBe('Importing wells.geojson…')
+    // The File object itself went to the host (no copy read here); the import names its reference.
+    expect(fake.geoFiles.offerForImport).toHaveBeenCalledWith(file)
+    expect(fake.offered.get(sent!.file)).toBe(file)
     expect(button('Import file').disabled).toBe(true)
 
     const wells: Dataset = { layername: 'wells', geometrytype: 'POINT', featureCount: 12, local: true }
@@ -202,17 +205,29 @@ describe('DatasetsPanel', () => {
     expect(names('Datasets')).toContain('wells')
   })
 
-  it('shows the reading percentage while the file is read', async () => {
+  it('states the import limit and refuses a bigger file before sending it', async () => {
     await mountPanel()
-    const store = useDatasetsStore()
-    const seen: Array<number | null> = []
-    store.$subscribe(() => {
-      if (store.importing) seen.push(store.importing.percent)
-    })
-    chooseFile(new File(['x'.repeat(2048)], 'big.csv'))
-    await vi.waitFor(() => expect(store.importing).toBeNull())
-    expect(seen[0]).toBe(0)
-    expect(seen).toContain(100)
+    expect(document.body.textContent).toMatch(/up to 256 MiB/)
+    const big = new File(['x'], 'huge.geojson')
+    Object.defineProperty(big, 'size', { value: 300 * 1024 * 1024 })
+    chooseFile(big)
+    await flushPromises()
+    getByRole(document.body, 'alert', /huge\.geojson: 300 MiB is over the 256 MiB import limit/)
+    expect(fake.geoFiles.offerForImport).not.toHaveBeenCalled()
+  })
+
+  it('says what the host answered when it does not take the file', async () => {
+    await mountPanel()
+    fake.geoFiles.offerForImport.mockResolvedValueOnce(
+      fail('validation', 'wells.geojson is larger than the 256 MiB the browser host accepts', {
+        status: 413,
+      }),
+    )
+    chooseFile(new File(['{}'], 'wells.geojson'))
+    await vi.waitFor(() =>
+      getByRole(document.body, 'alert', /^wells\.geojson was not imported: wells\.geojson is larger than/),
+    )
+    expect(fake.geo['datasets.import']).not.toHaveBeenCalled()
   })
 
   it('refuses a file type the workspace cannot import, and explains a failed import', async () => {
@@ -242,9 +257,7 @@ describe('DatasetsPanel', () => {
     Object.defineProperty(drop, 'dataTransfer', { value: { files: [file], types: ['Files'] } })
     getByRole(document.body, 'region', 'Datasets').dispatchEvent(drop)
     await vi.waitFor(() => expect(fake.geo['datasets.import']).toHaveBeenCalledTimes(1))
-    expect(vi.mocked(fake.geo['datasets.import']).mock.calls[0]![0]).toMatchObject({
-      fileName: 'dropped.geojson',
-    })
+    expect(fake.geoFiles.offerForImport).toHaveBeenCalledWith(file)
     await vi.waitFor(() => getByRole(document.body, 'status', 'Imported dropped'))
   })
 })
