@@ -24,6 +24,8 @@ export interface GeoFilesApi {
 /** The one IPC channel of every operation: `invoke(INVOKE_CHANNEL, name, request)`. */
 export const INVOKE_CHANNEL = 'geo:invoke'
 export const EVENT_CHANNEL_PREFIX = 'geo:event:'
+/** The IPC channel on which the desktop preload offers a chosen or dropped file's path for import. */
+export const OFFER_FILE_CHANNEL = 'geo:offer-file'
 
 export function eventChannel(name: EventName): string {
   return EVENT_CHANNEL_PREFIX + name

@@ -5,7 +5,8 @@ import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
 import { createWorkspacePort, startLocalService } from '../local-service'
-import { forwardEvent, registerOperations } from './ipc'
+import { ImportGrants } from './import-grants'
+import { forwardEvent, registerFileOffers, registerOperations } from './ipc'
 import { ElectronSaveDialog } from './save-dialog'
 import {
   APP_ORIGIN,
@@ -72,11 +73,14 @@ void app.whenReady().then(async () => {
   }
 
   const saveDialog = new ElectronSaveDialog()
+  // Imports read files the user chose or dropped, by grant (see import-grants.ts), never by a page's path.
+  const importGrants = new ImportGrants()
   const core = await createCore({
     configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
     dataDir: resolveDataDir(),
     localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
     saveDialog,
+    importFiles: importGrants,
     host: 'electron',
     version: app.getVersion(),
     startLocalService: () =>
@@ -91,6 +95,7 @@ void app.whenReady().then(async () => {
     .catch((error: Error) => console.error(`Local service did not start: ${error.message}`))
   app.on('before-quit', () => void core.close())
   registerOperations(ipcMain, core.call, origins)
+  registerFileOffers(ipcMain, (offered) => importGrants.offer(offered), origins)
 
   const window = createAppWindow({ preloadPath, origins, url: devServerUrl ?? `${APP_ORIGIN}/index.html` })
   saveDialog.parent = window
