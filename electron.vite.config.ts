@@ -11,7 +11,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The local service's join worker, loaded beside the main bundle.
+          // The local service, run by the main process as an Electron utility process.
+          'local-service': resolve(__dirname, 'electron/local-service/process-entry.ts'),
+          // The local service's join worker, loaded beside the service's bundle.
           'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
         },
       },

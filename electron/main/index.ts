@@ -1,10 +1,10 @@
-import { app, ipcMain, net, protocol, session } from 'electron'
+import { app, ipcMain, net, protocol, session, utilityProcess } from 'electron'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { createWorkspacePort, startLocalService } from '../local-service'
+import { createWorkspacePort } from '../local-service'
 import { ImportGrants } from './import-grants'
 import { forwardEvent, registerFileOffers, registerOperations } from './ipc'
 import { ElectronSaveDialog } from './save-dialog'
@@ -17,12 +17,14 @@ import {
   appOrigins,
   windowOpenDecision,
 } from './policy'
+import { LocalServiceLauncher, type ServiceChild } from './local-service-launcher'
 import { createAppWindow } from './window-factory'
 
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
 const origins = appOrigins(devServerUrl)
 const rendererDir = path.join(import.meta.dirname, '../renderer')
 const preloadPath = path.join(import.meta.dirname, '../preload/index.cjs')
+const serviceEntry = path.join(import.meta.dirname, 'local-service.js')
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -72,6 +74,15 @@ void app.whenReady().then(async () => {
     )
   }
 
+  // The local service runs in a utility process: none of its routes on this process's thread.
+  const localService = new LocalServiceLauncher({
+    fork: () =>
+      serviceChild(utilityProcess.fork(serviceEntry, [], { serviceName: 'Geo Analyst local service' })),
+    service: {
+      workspaceDir: resolveWorkspaceDir(),
+      sampleDir: app.isPackaged ? path.join(process.resourcesPath, 'resources', 'sample') : undefined,
+    },
+  })
   const saveDialog = new ElectronSaveDialog()
   // Imports read files the user chose or dropped, by grant (see import-grants.ts), never by a page's path.
   const importGrants = new ImportGrants()
@@ -83,11 +94,7 @@ void app.whenReady().then(async () => {
     importFiles: importGrants,
     host: 'electron',
     version: app.getVersion(),
-    startLocalService: () =>
-      startLocalService({
-        workspaceDir: resolveWorkspaceDir(),
-        sampleDir: app.isPackaged ? path.join(process.resourcesPath, 'resources', 'sample') : undefined,
-      }),
+    startLocalService: () => localService.start(),
   })
   // The Local profile works offline from the first launch; a failure leaves remote profiles usable.
   core
@@ -106,3 +113,13 @@ void app.whenReady().then(async () => {
 })
 
 app.on('window-all-closed', () => app.quit())
+
+/** Electron's utility process as the launcher sees it. */
+function serviceChild(child: Electron.UtilityProcess): ServiceChild {
+  return {
+    postMessage: (request) => child.postMessage(request),
+    onMessage: (listener) => void child.on('message', listener),
+    onExit: (listener) => void child.once('exit', (code) => listener(code)),
+    kill: () => void child.kill(),
+  }
+}
