@@ -96,6 +96,9 @@ void app.whenReady().then(async () => {
     version: app.getVersion(),
     startLocalService: () => localService.start(),
   })
+  // An unreadable settings file is logged here and shown in the window's banner (the view's notice).
+  core.settings.onRecovered((notice) => console.error(notice))
+  await core.settings.view()
   // The Local profile works offline from the first launch; a failure leaves remote profiles usable.
   core
     .ensureLocalService()

@@ -36,6 +36,10 @@ const core = await createCore({
   localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
   importFiles: uploads,
 })
+// An unreadable settings file is met now, not at the page's first request, and said here once; the
+// page shows the same notice in its banner.
+core.settings.onRecovered((notice) => console.error(`geo-analyst web: ${notice}`))
+await core.settings.view()
 try {
   const local = await core.ensureLocalService()
   if (local)
