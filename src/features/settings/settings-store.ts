@@ -33,6 +33,8 @@ export const useSettingsStore = defineStore('settings', () => {
     const list: string[] = []
     if (view.value?.notice) list.push(view.value.notice)
     if (sessionOnlySecrets.value) list.push(sessionMemoryText(secrets.value?.warning))
+    // A keychain that is there but cannot be used now (locked, or without a keyring), with what to do.
+    else if (secrets.value?.warning) list.push(secrets.value.warning)
     return list
   })
 

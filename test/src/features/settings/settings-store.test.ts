@@ -108,6 +108,18 @@ describe('useSettingsStore', () => {
     expect(store.notices).toEqual([SESSION_MEMORY_WARNING])
   })
 
+  it('reports a keychain that cannot be used now (locked, or without a keyring) as a notice', async () => {
+    fake.state.store = 'keychain'
+    fake.state.warning = 'The OS keychain’s default keyring is locked. Unlock it and try again.'
+    const store = useSettingsStore()
+    await store.load()
+    expect(store.sessionOnlySecrets).toBe(false)
+    expect(store.notices).toEqual(['The OS keychain’s default keyring is locked. Unlock it and try again.'])
+    fake.state.warning = ''
+    await store.refreshSecrets()
+    expect(store.notices).toEqual([])
+  })
+
   it('follows changes announced by the host and ignores other profiles’ credentials', async () => {
     const store = useSettingsStore()
     await store.load()
