@@ -1,6 +1,7 @@
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
 import { resolve } from 'node:path'
+import { CSP_NONCE_PLACEHOLDER } from './electron/core/csp'
 
 const contract = resolve(__dirname, 'electron/contract')
 
@@ -32,6 +33,8 @@ export default defineConfig({
   renderer: {
     root: 'src',
     plugins: [vue()],
+    // Each host replaces the placeholder with a fresh nonce per response (electron/core/csp.ts).
+    html: { cspNonce: CSP_NONCE_PLACEHOLDER },
     resolve: { alias: { '@contract': contract } },
     build: {
       outDir: 'out/renderer',

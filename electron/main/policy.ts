@@ -70,6 +70,72 @@ export function windowOpenDecision(_url: string): { action: 'deny' } {
   return { action: 'deny' }
 }
 
+/** The navigation events of a web contents: each is refused unless it stays on the app's own origin. */
+export const NAVIGATION_EVENTS = ['will-navigate', 'will-redirect', 'will-frame-navigate'] as const
+
+/** What `guardWebContents` needs of Electron's WebContents. */
+export interface GuardableContents {
+  on(
+    event: string,
+    listener: (event: { url?: string; preventDefault(): void }, url?: string) => void,
+  ): unknown
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void
+}
+
+/**
+ * Guard a web contents, whoever made it: navigation, redirects and (sub-)frame navigation only within the
+ * app's origin; no new windows; no webviews. `will-frame-navigate` gives the URL on the event only.
+ */
+export function guardWebContents(contents: GuardableContents, origins: readonly string[]): void {
+  contents.setWindowOpenHandler(({ url }) => windowOpenDecision(url))
+  for (const name of NAVIGATION_EVENTS) {
+    contents.on(name, (event, url) => {
+      if (!allowNavigation(event.url ?? url ?? '', origins)) event.preventDefault()
+    })
+  }
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+}
+
+/** What `focusExisting` needs of a BrowserWindow. */
+export interface FocusableWindow {
+  isDestroyed(): boolean
+  isMinimized(): boolean
+  restore(): void
+  show(): void
+  focus(): void
+}
+
+/** A second instance was started: the first brings its window forward (the second quits at once). */
+export function focusExisting(window: FocusableWindow | null | undefined): void {
+  if (!window || window.isDestroyed()) return
+  if (window.isMinimized()) window.restore()
+  window.show()
+  window.focus()
+}
+
+/**
+ * `before-quit`: hold the quit until `close` (the core, with the local service's process) is done, then
+ * quit for real; a failed close still quits. Later `before-quit` events pass.
+ */
+export function closeBeforeQuit(
+  close: () => Promise<void>,
+  quit: () => void,
+): (event: { preventDefault(): void }) => void {
+  let state: 'open' | 'closing' | 'closed' = 'open'
+  return (event) => {
+    if (state === 'closed') return
+    event.preventDefault()
+    if (state === 'closing') return
+    state = 'closing'
+    void close()
+      .catch(() => undefined)
+      .finally(() => {
+        state = 'closed'
+        quit()
+      })
+  }
+}
+
 /** Permissions the app's own page may use; everything else, and everything from elsewhere, is denied. */
 const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])
 

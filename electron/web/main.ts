@@ -49,7 +49,14 @@ try {
     `geo-analyst web: the local service did not start (${(error as Error).message}); remote profiles still work.`,
   )
 }
-const host = await startWebHost({ call: core.call, events: core.events, staticDir, port, uploads })
+const host = await startWebHost({
+  call: core.call,
+  events: core.events,
+  staticDir,
+  port,
+  uploads,
+  tileUrls: async () => [(await core.settings.view()).preferences.basemap.xyzUrl],
+})
 console.log(
   `Geo Analyst is running. Open this URL in a browser (it carries this run's session secret):\n\n  ${host.openUrl}\n`,
 )

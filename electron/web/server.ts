@@ -14,7 +14,7 @@ import {
   type Result,
 } from '../contract'
 import type { EventBus } from '../core/events'
-import { buildCsp } from '../core/csp'
+import { buildCsp, newCspNonce, withCspNonce } from '../core/csp'
 import { staticPathSegments } from '../core/static-path'
 import { SESSION_HEADER, guardRequest } from './guard'
 import { BodyTooLarge, declaredOver, readBody, refuseTooLarge, sendJson } from './body'
@@ -46,6 +46,8 @@ export interface WebHostOptions {
   secret?: string
   /** Where `POST /api/upload` puts files for import; without it the host takes no uploads. */
   uploads?: UploadStore
+  /** The XYZ tile templates of the settings now: the page's policy lets images come from their hosts. */
+  tileUrls?: () => Promise<string[]>
   /** Largest operation body (default `OPERATION_BODY_MAX_BYTES`); smaller only in tests. */
   operationBodyBytes?: number
 }
@@ -64,7 +66,7 @@ export interface WebHost {
 /** The browser host: the renderer and the same operations over HTTP, on 127.0.0.1 only. */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const secret = options.secret ?? randomBytes(24).toString('base64url')
-  const csp = buildCsp()
+  const assetCsp = buildCsp()
   const streams = new Set<http.ServerResponse>()
   const operationBodyBytes = options.operationBodyBytes ?? OPERATION_BODY_MAX_BYTES
   let port = 0
@@ -177,7 +179,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         fail('local-configuration', 'The renderer is not built; run `npm run build:renderer` first.'),
       )
     }
-    res.writeHead(200, {
+    const headers = (csp: string) => ({
       'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
       'content-security-policy': csp,
       'x-content-type-options': 'nosniff',
@@ -185,6 +187,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'cross-origin-opener-policy': 'same-origin',
       'cache-control': 'no-cache',
     })
+    if (path.extname(file) === '.html') {
+      // The page: a fresh nonce in its tags and its policy; images only from the configured tile servers.
+      const nonce = newCspNonce()
+      const html = withCspNonce(await fs.readFile(file, 'utf8'), nonce)
+      const tileUrls = (await options.tileUrls?.()) ?? []
+      res.writeHead(200, headers(buildCsp({ styleNonce: nonce, tileUrls })))
+      return void res.end(req.method === 'HEAD' ? undefined : html)
+    }
+    res.writeHead(200, headers(assetCsp))
     if (req.method === 'HEAD') return void res.end()
     // A read that fails midway (the file vanished, or is not readable) ends this response only.
     await pipeline(createReadStream(file), res).catch(() => res.destroy())

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -113,12 +113,18 @@ export async function openApp(
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
+    if (message.type() !== 'error') return
+    problems.push(message.text())
+    // Chromium reports what the page's policy refused on the console; every e2e session fails on it.
+    if (/Content Security Policy/.test(message.text())) cspViolations.push(message.text())
   })
   ;(page as Page & { problems?: string[] }).problems = problems
   await page.goto(host.openUrl)
   return page
 }
+
+/** What the page's Content-Security-Policy refused, in any page of this test file. */
+const cspViolations: string[] = []
 
 export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? []
@@ -133,6 +139,8 @@ export function useAppSession(): { readonly browser: Browser; readonly host: Run
   afterAll(async () => {
     await session.browser?.close()
     await session.host?.stop()
+    // The app runs under its policy (no inline style without the nonce, images from the tile server only).
+    expect(cspViolations.splice(0)).toEqual([])
   })
   return session
 }

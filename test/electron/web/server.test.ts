@@ -101,6 +101,48 @@ describe('browser host', () => {
     expect(status).toBe(421)
   })
 
+  it('gives each page load its own style nonce, and images only from the configured tile server', async () => {
+    const staticDir = tempDir()
+    writeFileSync(
+      path.join(staticDir, 'index.html'),
+      '<style nonce="GEO_CSP_NONCE"></style><meta property="csp-nonce" nonce="GEO_CSP_NONCE">',
+    )
+    const core = await createCore({
+      configDir: tempDir(),
+      host: 'web',
+      version: '0',
+      secretStore: new MemorySecretStore(),
+    })
+    const host = await startWebHost({
+      call: core.call,
+      events: core.events,
+      staticDir,
+      tileUrls: async () => [(await core.settings.view()).preferences.basemap.xyzUrl],
+    })
+    hosts.push(host)
+    const load = async () => {
+      const page = await fetch(host.url)
+      const csp = page.headers.get('content-security-policy')!
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
+      return { csp, nonce, html: await page.text() }
+    }
+    const first = await load()
+    const second = await load()
+    expect(first.nonce).toBeDefined()
+    expect(first.nonce).not.toBe(second.nonce)
+    expect(first.html).toBe(
+      `<style nonce="${first.nonce}"></style><meta property="csp-nonce" nonce="${first.nonce}">`,
+    )
+    expect(first.csp).not.toContain('unsafe-inline')
+    expect(first.csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;")
+    await core.call('settings.savePreferences', {
+      basemap: { kind: 'xyz', xyzUrl: 'https://{a-b}.tiles.example.com/{z}/{x}/{y}.png' },
+    })
+    expect((await load()).csp).toContain(
+      "img-src 'self' data: blob: https://a.tiles.example.com https://b.tiles.example.com;",
+    )
+  })
+
   it('serves the renderer with the CSP and never files outside it', async () => {
     const { host } = await start()
     const page = await fetch(host.url)
