@@ -50,6 +50,23 @@ describe('the desktop build of the local service', () => {
         'india_city_links',
         'india_states',
       ])
+      // A join runs in the join worker the bundle finds beside itself.
+      const query = new URLSearchParams({
+        queryType: 'spatialOperation',
+        datasetSource: 'india_cities',
+        operator: 'Within',
+        sourceProperty: 'geom',
+        datasetRef: 'india_states',
+        refProperty: 'geom',
+        selectionParamSource: 'name',
+      })
+      const join = await fetch(`${service.urls.mgis_url}/query_apply/join?${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.token}` },
+      })
+      const answer = (await join.json()) as { result?: unknown[]; message?: string }
+      expect(join.status, answer.message).toBe(200)
+      expect(answer.result?.length).toBeGreaterThan(3000)
     } finally {
       await service.close()
     }
