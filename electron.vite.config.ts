@@ -14,8 +14,8 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main/index.ts'),
           // The local service, run by the main process as an Electron utility process.
           'local-service': resolve(__dirname, 'electron/local-service/process-entry.ts'),
-          // The local service's join worker, loaded beside the service's bundle.
-          'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
+          // The local service's pool worker, loaded beside the service's bundle.
+          'pool-worker': resolve(__dirname, 'electron/local-service/pool/worker.ts'),
         },
       },
     },
@@ -38,6 +38,8 @@ export default defineConfig({
     resolve: { alias: { '@contract': contract } },
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the renderer unminified by default; it is served to a browser too.
+      minify: 'esbuild',
       rollupOptions: { input: { index: resolve(__dirname, 'src/index.html') } },
     },
   },

@@ -1,15 +1,13 @@
-import Aura from '@primeuix/themes/aura'
 import { createPinia } from 'pinia'
-import PrimeVue from 'primevue/config'
 import { createApp } from 'vue'
 import 'ol/ol.css'
+import './kit/tokens.css'
+import './kit/base.css'
 import App from './App.vue'
-
-// The host gives each page load a nonce; the component library puts it on the style elements it adds,
-// so the page's policy needs no 'unsafe-inline' for styles (docs/decisions/005-electron-hardening.md).
-const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce || undefined
+import * as areas from './areas'
+import { createShellWith, shellKey } from './features/shell/shell'
 
 createApp(App)
   .use(createPinia())
-  .use(PrimeVue, { theme: { preset: Aura, options: { darkModeSelector: false } }, csp: { nonce } })
+  .provide(shellKey, createShellWith(Object.values(areas)))
   .mount('#app')

@@ -1,4 +1,4 @@
-import type { ImportFileRef } from './loop'
+import type { ImportFileRef } from './gis/loop'
 import type { Result } from './result'
 import type { EventName, EventPayload } from './events'
 import type { OperationName, OperationRequest, OperationResponse } from './operations'

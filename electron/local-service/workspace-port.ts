@@ -1,3 +1,4 @@
+import { promises as fs } from 'node:fs'
 import { GeoFailure } from '../core/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
 import { ImportError } from './import/crs'
@@ -68,12 +69,15 @@ export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
         throw failureOf(error, 'datasets.features')
       }
     },
-    async importFile({ path: file, fileName, name, skipInvalid }) {
+    async importPath({ path: file, fileName, name, skipInvalid }) {
+      const original = (fileName ?? file).split(/[\\/]/).pop() || 'upload'
       try {
+        const stat = await fs.stat(file).catch(() => null)
+        if (!stat?.isFile()) throw new ImportError(`${original} is not a readable file`)
         // `skipInvalid` reaches the importer as it is; an importer without the option ignores it.
         const options: Parameters<typeof importFile>[2] & { skipInvalid?: boolean } = {
-          name: name ?? nameFromFile(fileName.replace(/\.gz$/i, '')),
-          displayName: fileName,
+          name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
+          displayName: original,
           ...(skipInvalid === undefined ? {} : { skipInvalid }),
         }
         return datasetInfo(await importFile(workspace, file, options))

@@ -5,7 +5,6 @@ import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { createWorkspacePort } from '../local-service'
 import { appProtocolHandler } from './app-protocol'
 import { ImportGrants } from './import-grants'
 import { forwardEvent, registerFileOffers, registerOperations } from './ipc'
@@ -66,9 +65,7 @@ async function start(): Promise<void> {
   const core = await createCore({
     configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
     dataDir: resolveDataDir(),
-    localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
-    saveDialog,
-    importFiles: importGrants,
+    ports: { saveDialog, importFiles: importGrants },
     host: 'electron',
     version: app.getVersion(),
     startLocalService: () => localService.start(),

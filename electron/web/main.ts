@@ -2,7 +2,7 @@ import path from 'node:path'
 import { parseArgs } from '../cli/args'
 import { createCore } from '../core/app-core'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { createWorkspacePort, startLocalService } from '../local-service'
+import { startLocalService } from '../local-service'
 import { startWebHost } from './server'
 import { UploadStore } from './uploads'
 import { version } from '../../package.json'
@@ -32,9 +32,8 @@ const core = await createCore({
   version,
   startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir() }),
   dataDir: resolveDataDir(),
-  // No saveDialog: the browser downloads exports, so export.save answers local-configuration here.
-  localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
-  importFiles: uploads,
+  // No save dialog: the browser downloads exports, so export.save answers local-configuration here.
+  ports: { importFiles: uploads },
 })
 // An unreadable settings file is met now, not at the page's first request, and said here once; the
 // page shows the same notice in its banner.

@@ -8,13 +8,13 @@ export interface LocalWorkspacePort {
   /** A dataset's features as RFC 7946 GeoJSON text (WGS84 longitude/latitude). */
   features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
   /**
-   * Import a file on disk as a new dataset. `fileName` is the name the user knows (it gives the default
-   * dataset name); the format comes from the file's extension (.geojson, .csv, .kml, .zip, ...).
-   * `skipInvalid` imports the valid features and skips the invalid ones instead of refusing the file.
+   * Import a file the service can read, by path; the format comes from its extension (.geojson, .csv,
+   * .kml, .zip, ...), `fileName` (the name the user knows) defaults to its base name. `skipInvalid`
+   * imports the valid features and skips the invalid ones instead of refusing the file.
    */
-  importFile(input: {
+  importPath(input: {
     path: string
-    fileName: string
+    fileName?: string
     name?: string
     skipInvalid?: boolean
   }): Promise<LocalDatasetInfo>

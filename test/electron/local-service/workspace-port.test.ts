@@ -52,14 +52,14 @@ describe('the local workspace port', () => {
   it('imports a CSV named by its file, and refuses the same name as a conflict without overwriting', async () => {
     const dir = tempDir()
     const port = createWorkspacePort(dir)
-    const info = await port.importFile({
+    const info = await port.importPath({
       path: onDisk('upload.csv', 'name,lon,lat\nA,72.8,19.0\nB,77.2,28.6\n'),
       fileName: 'wells 2024.csv',
     })
     expect(info).toMatchObject({ layername: 'wells_2024', geometrytype: 'POINT', featureCount: 2 })
     expect(info.fields).toContainEqual({ name: 'name', type: 'string' })
     const conflict = await failure(
-      port.importFile({
+      port.importPath({
         path: onDisk('wells 2024.csv', 'name,lon,lat\nC,70,20\n'),
         fileName: 'wells 2024.csv',
       }),
@@ -72,7 +72,7 @@ describe('the local workspace port', () => {
     const dir = tempDir()
     const port = createWorkspacePort(dir)
     const bad = await failure(
-      port.importFile({
+      port.importPath({
         path: onDisk(
           'roads.geojson',
           '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[500,10]}}]}',
@@ -83,7 +83,7 @@ describe('the local workspace port', () => {
     expect(bad.error).toMatchObject({ failureClass: 'validation', field: 'file' })
     expect(bad.error.message).toMatch(/feature 0/)
     const badName = await failure(
-      port.importFile({ path: onDisk('x.geojson', '{}'), fileName: 'x.geojson', name: '../escape' }),
+      port.importPath({ path: onDisk('x.geojson', '{}'), fileName: 'x.geojson', name: '../escape' }),
     )
     expect(badName.error).toMatchObject({ failureClass: 'validation', field: 'name' })
     expect(badName.error.message).toMatch(/letters, digits/)

@@ -36,8 +36,7 @@ async function start(options: UploadStoreOptions = {}) {
     host: 'web',
     version: '0',
     secretStore: new MemorySecretStore(),
-    localWorkspace: createWorkspacePort(workspaceDir),
-    importFiles: uploads,
+    ports: { localWorkspace: createWorkspacePort(workspaceDir), importFiles: uploads },
   })
   const host: WebHost = await startWebHost({ call: core.call, events: core.events, staticDir: tmp, uploads })
   stops.push(async () => {

@@ -1,0 +1,214 @@
+import type { Feature } from 'geojson'
+import type { JoinParams } from '../../../contract/gis/join-params'
+import type { DatasetFeature } from '../../workspace/features'
+import { Workspace, WorkspaceError } from '../../workspace/workspace'
+import { loadGeos, type Geos } from '../../engine/geos'
+import { ByteLruCache } from '../../pool/byte-lru-cache'
+import { JsonChunkWriter } from '../../engine/json-chunks'
+import {
+  JoinInputError,
+  releaseTable,
+  resultFeatures,
+  runJoin,
+  selection,
+  tableFromFeatures,
+  writeResultRows,
+  type FeatureTable,
+} from './join'
+
+/**
+ * Where a join's answer goes, in order: the status with the first part of the JSON body, then further parts;
+ * `last` marks the final part. Small answers (errors, statuses) come as a single part.
+ */
+export type JoinEmit = (part: { status: number; bytes: Uint8Array; last: boolean }) => void
+
+const utf8 = new TextEncoder()
+
+export interface JoinJob {
+  workspaceDir: string
+  params: JoinParams
+  /** The user geometry (a validated FeatureCollection) when userGeom=true. */
+  body?: { features: Feature[] }
+  rowCap: number
+  repairUserGeometry?: boolean
+}
+
+/** Bytes of datasets a worker keeps between joins (their features, index and GEOS geometries), by default. */
+export const DATASET_CACHE_BYTES = 512 * 1024 * 1024
+
+let geosLoaded: Geos | undefined
+
+/**
+ * Datasets read once per thread and kept while their manifest is unchanged, least recently used first out
+ * past the byte budget; an evicted table's GEOS geometries are freed with it.
+ */
+const cache = new ByteLruCache<string, { created: string; table: FeatureTable }>(
+  DATASET_CACHE_BYTES,
+  ({ table }) => {
+    if (geosLoaded) releaseTable(geosLoaded, table)
+  },
+)
+
+/** What a table costs in memory, roughly: its positions and properties as V8 holds them, and the index. */
+export function estimateTableBytes(features: readonly DatasetFeature[]): number {
+  let bytes = 0
+  const walk = (c: unknown): void => {
+    if (!Array.isArray(c)) return
+    if (typeof c[0] === 'number') bytes += 64
+    else for (const x of c) walk(x)
+  }
+  for (const f of features) {
+    bytes += 160 + Object.keys(f.properties).length * 64
+    const g = f.geometry
+    if (!g) continue
+    if (g.type === 'GeometryCollection')
+      for (const part of g.geometries) walk((part as { coordinates?: unknown }).coordinates)
+    else walk(g.coordinates)
+  }
+  // GEOS copies of the geometries in the WebAssembly heap, once built, and the spatial index.
+  return bytes * 1.5 + features.length * 48
+}
+
+/** Bytes the dataset cache holds now (reported with the worker's memory). */
+export function datasetCacheBytes(): number {
+  return cache.bytes
+}
+
+/** Tables the dataset cache holds now. */
+export function datasetCacheCount(): number {
+  return cache.size
+}
+
+/** The dataset's manifest: one file read when the name is exact, else a search letter case aside. */
+async function manifestOf(workspace: Workspace, name: string) {
+  try {
+    const manifest = await workspace.manifest(name)
+    if (manifest.name === name) return manifest
+  } catch {
+    // Not under this exact name (or not a valid name): look through the workspace.
+  }
+  return workspace.find(name)
+}
+
+async function table(workspace: Workspace, name: string, param: string): Promise<FeatureTable> {
+  const manifest = await manifestOf(workspace, name)
+  if (!manifest) throw new JoinInputError(404, `${param}: no dataset named "${name}" in the workspace`, param)
+  const key = `${workspace.dir}\u0000${manifest.name}`
+  const hit = cache.get(key)
+  if (hit && hit.created === manifest.created) return hit.table
+  const { features, index } = await workspace.read(manifest.name)
+  const t: FeatureTable = { name: manifest.name, features, fields: manifest.fields.map((f) => f.name), index }
+  cache.set(key, { created: manifest.created, table: t }, estimateTableBytes(features))
+  return t
+}
+
+export function forgetCachedDatasets(): void {
+  cache.clear()
+}
+
+function errorReply(status: number, message: string, extra: Record<string, unknown> = {}) {
+  return {
+    status,
+    bytes: utf8.encode(JSON.stringify({ code: String(status), success: false, message, ...extra })),
+    last: true,
+  }
+}
+
+/**
+ * Run one join against the workspace, save it when asked, and emit the answer (spec §4.5 statuses): once
+ * the join is done the status is known, and the body follows in parts as its rows are serialized.
+ */
+export async function executeJoin(job: JoinJob, emit: JoinEmit): Promise<void> {
+  let started = false
+  const send: JoinEmit = (part) => {
+    started = true
+    emit(part)
+  }
+  try {
+    send(await runJob(job, send))
+  } catch (error) {
+    // Part of the answer is on its way: the HTTP layer can only cut the response.
+    if (started) throw error
+    if (error instanceof JoinInputError) {
+      emit(
+        errorReply(error.status, error.message, {
+          ...(error.field ? { field: error.field } : {}),
+          ...(error.detail ?? {}),
+        }),
+      )
+      return
+    }
+    if (error instanceof WorkspaceError) {
+      const status = error.kind === 'conflict' ? 409 : error.kind === 'not-found' ? 404 : 400
+      emit(errorReply(status, error.message))
+      return
+    }
+    throw error
+  }
+}
+
+/** The join itself; returns the last part of the answer, having emitted any before it. */
+async function runJob(job: JoinJob, emit: JoinEmit): Promise<Parameters<JoinEmit>[0]> {
+  const geos = (geosLoaded = await loadGeos())
+  const workspace = new Workspace(job.workspaceDir)
+  const p = job.params
+  if (p.saveAsNewDataset && p.newDatasetNme && (await workspace.find(p.newDatasetNme))) {
+    return errorReply(409, `newDatasetNme: a dataset named "${p.newDatasetNme}" already exists`, {
+      field: 'newDatasetNme',
+    })
+  }
+  const source = await table(workspace, p.datasetSource, 'datasetSource')
+  let ref: FeatureTable | undefined
+  if (p.userGeom && job.body) {
+    const features: DatasetFeature[] = job.body.features.map((f) => ({
+      geometry: f.geometry,
+      properties: (f.properties ?? {}) as Record<string, unknown>,
+    }))
+    ref = tableFromFeatures('user geometry', features)
+  } else if (p.datasetRef) {
+    ref = await table(workspace, p.datasetRef, 'datasetRef')
+  }
+  const sel = selection(p, source, p.userGeom ? undefined : ref)
+  const output = runJoin(geos, {
+    params: p,
+    source,
+    ref,
+    refIsUserGeometry: p.userGeom === true,
+    rowCap: job.rowCap,
+    repairUserGeometry: job.repairUserGeometry,
+  })
+  if (output.pairs.length === 0) return errorReply(404, 'no data found: no feature satisfies the query')
+  const extra: Record<string, unknown> = {}
+  if (p.saveAsNewDataset && p.newDatasetNme) {
+    const saved = await workspace.create(p.newDatasetNme, resultFeatures(output.pairs, source, ref), {
+      source: `join: ${p.queryType} ${p.operator} of ${source.name}${ref ? ` with ${ref.name}` : ''}`,
+    })
+    extra.savedDataset = saved.name
+  }
+  const columns = sel.columns.map((c, i) => ({ prop: `prop${i + 1}`, table: c.table, name: c.name }))
+  const count = output.pairs.length
+  const status = output.truncated ? 206 : 200
+  const head = {
+    code: String(status),
+    success: true,
+    message: output.truncated
+      ? `partial: the result was cut at ${job.rowCap} rows`
+      : `${count} row${count === 1 ? '' : 's'}`,
+    rowCount: count,
+    truncated: output.truncated,
+    columns,
+    ...extra,
+  }
+  // The other members are serialized as usual; the rows follow as UTF-8 JSON, chunk by chunk. Each chunk
+  // goes out when the next one is full, so the last part is known to be last.
+  let pending: Uint8Array | undefined
+  const out = new JsonChunkWriter((bytes) => {
+    if (pending) emit({ status, bytes: pending, last: false })
+    pending = bytes
+  })
+  out.raw(JSON.stringify(head).slice(0, -1) + ',"result":[')
+  writeResultRows(geos, output.pairs, sel, source, ref, out)
+  out.raw(']}')
+  out.flush()
+  return { status, bytes: pending!, last: true }
+}

@@ -1,0 +1,721 @@
+import type { Geometry } from 'geojson'
+import Flatbush from 'flatbush'
+import type { JoinParams } from '../../../contract/gis/join-params'
+import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../../workspace/features'
+import { buildIndex } from '../../workspace/workspace'
+import {
+  approximateArea,
+  distanceBetweenEdgeSets,
+  distanceToEdges,
+  edgeSet,
+  expandedBBox,
+  geodesicArea,
+  geodesicLength,
+  isEmptyGeometry,
+  type BBox,
+} from '../../engine/geodesy'
+import { CellGrid, Where } from './cell-grid'
+import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from '../../engine/geos'
+import { JsonChunkWriter } from '../../engine/json-chunks'
+import { PairList } from './pair-list'
+
+/** A set of features the join reads: a dataset, or the user geometry sent in the body. */
+export interface FeatureTable {
+  name: string
+  features: readonly DatasetFeature[]
+  fields: readonly string[]
+  index: Flatbush
+}
+
+/**
+ * Feature boxes of a table (minX, minY, maxX, maxY per feature; NaN when no geometry) and what each
+ * feature is (a 2D point, whose box is the point itself; another geometry; none), computed once.
+ */
+interface TableShape {
+  boxes: Float64Array
+  kinds: Uint8Array
+}
+const isPoint = (g: Geometry | null): g is GeoJSON.Point => g?.type === 'Point' && g.coordinates.length >= 2
+
+const KIND_OTHER = 0
+const KIND_POINT = 1
+const KIND_NONE = 2
+const shapeCache = new WeakMap<FeatureTable, TableShape>()
+function shapeOf(table: FeatureTable): TableShape {
+  let shape = shapeCache.get(table)
+  if (!shape) {
+    const boxes = new Float64Array(table.features.length * 4).fill(NaN)
+    const kinds = new Uint8Array(table.features.length)
+    table.features.forEach((f, i) => {
+      const b = geometryBBox(f.geometry)
+      if (b) boxes.set(b, i * 4)
+      kinds[i] = !f.geometry ? KIND_NONE : isPoint(f.geometry) ? KIND_POINT : KIND_OTHER
+    })
+    shape = { boxes, kinds }
+    shapeCache.set(table, shape)
+  }
+  return shape
+}
+
+/**
+ * GEOS geometries of source features, kept per table across joins (the worker keeps its tables), up to a
+ * total count so a huge dataset cannot fill the WebAssembly heap; past it they are built per join.
+ */
+const geosCache = new WeakMap<FeatureTable, Map<number, GeomPtr>>()
+let cachedGeometries = 0
+const MAX_CACHED_GEOMETRIES = 500_000
+
+export function tableFromFeatures(name: string, features: DatasetFeature[]): FeatureTable {
+  const fields = [...new Set(features.flatMap((f) => Object.keys(f.properties)))]
+  return { name, features, fields, index: buildIndex(features) }
+}
+
+/** A request the engine refuses: the HTTP layer answers it with `status` and this message. */
+export class JoinInputError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 422,
+    message: string,
+    readonly field?: string,
+    readonly detail?: { reason?: string; location?: [number, number] },
+  ) {
+    super(message)
+    this.name = 'JoinInputError'
+  }
+}
+
+export interface JoinInput {
+  params: JoinParams
+  source: FeatureTable
+  /** The reference dataset, or the user geometry as a table when `userGeom=true`. */
+  ref?: FeatureTable
+  refIsUserGeometry?: boolean
+  /** Rows kept at most; more make the result partial. */
+  rowCap: number
+  /** Repair an invalid user geometry (GEOS MakeValid) instead of refusing it. */
+  repairUserGeometry?: boolean
+}
+
+export interface JoinOutput {
+  /** Pairs (source index, reference index or -1), in reference order, then source order. */
+  pairs: PairList
+  truncated: boolean
+}
+
+/** Spec §4.5 basic operators over two values: numbers compare as numbers, anything else as text. */
+export function compareValues(a: unknown, op: string, b: unknown): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return false
+  const na = typeof a === 'number' ? a : typeof a === 'string' && a.trim() !== '' ? Number(a) : NaN
+  const nb = typeof b === 'number' ? b : typeof b === 'string' && b.trim() !== '' ? Number(b) : NaN
+  const numeric = Number.isFinite(na) && Number.isFinite(nb)
+  const x: number | string = numeric ? na : typeof a === 'string' ? a : JSON.stringify(a)
+  const y: number | string = numeric ? nb : typeof b === 'string' ? b : JSON.stringify(b)
+  switch (op) {
+    case '=':
+      return x === y
+    case '<>':
+      return x !== y
+    case '<':
+      return x < y
+    case '>':
+      return x > y
+    case '<=':
+      return x <= y
+    case '>=':
+      return x >= y
+    default:
+      return false
+  }
+}
+
+function valueKey(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined
+  if (typeof v === 'number') return `n:${v}`
+  if (typeof v === 'string') {
+    const n = v.trim() === '' ? NaN : Number(v)
+    return Number.isFinite(n) ? `n:${n}` : `s:${v}`
+  }
+  return `s:${typeof v === 'object' ? JSON.stringify(v) : String(v)}`
+}
+
+function requireField(table: FeatureTable, name: string, param: string): void {
+  if (!table.fields.includes(name)) {
+    const known = table.fields.slice(0, 20).join(', ')
+    throw new JoinInputError(
+      400,
+      `${param} "${name}" is not a field of dataset ${table.name}; fields: ${known}`,
+      param,
+    )
+  }
+}
+
+function requireGeometryColumn(name: string | undefined, param: string, table: FeatureTable): void {
+  if (name !== undefined && !isGeometryColumn(name)) {
+    throw new JoinInputError(
+      400,
+      `${param} "${name}" is not the geometry column of dataset ${table.name}; a spatial query reads the geometry column "geom"`,
+      param,
+    )
+  }
+}
+
+function basicJoin(input: JoinInput): JoinOutput {
+  const { params, source, ref, rowCap } = input
+  if (!ref)
+    throw new JoinInputError(422, 'datasetRef is required for a non-spatial (basic) query', 'datasetRef')
+  const refProperty = params.refProperty as string
+  requireField(source, params.sourceProperty, 'sourceProperty')
+  requireField(ref, refProperty, 'refProperty')
+  const pairs = new PairList()
+  const op = params.operator
+  const add = (s: number, r: number) => pairs.push(s, r) > rowCap
+  if (op === 'IN' || op === 'NOT IN') {
+    const keys = new Set<string>()
+    for (const f of ref.features) {
+      const k = valueKey(f.properties[refProperty])
+      if (k) keys.add(k)
+    }
+    for (let s = 0; s < source.features.length; s++) {
+      const k = valueKey(source.features[s]!.properties[params.sourceProperty])
+      if (k === undefined) continue
+      if (keys.has(k) === (op === 'IN') && add(s, -1)) break
+    }
+  } else if (op === '=') {
+    const byKey = new Map<string, number[]>()
+    ref.features.forEach((f, r) => {
+      const k = valueKey(f.properties[refProperty])
+      if (k) (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(r)
+    })
+    outer: for (let s = 0; s < source.features.length; s++) {
+      const k = valueKey(source.features[s]!.properties[params.sourceProperty])
+      for (const r of (k && byKey.get(k)) || []) if (add(s, r)) break outer
+    }
+  } else {
+    outer: for (let s = 0; s < source.features.length; s++) {
+      const a = source.features[s]!.properties[params.sourceProperty]
+      for (let r = 0; r < ref.features.length; r++) {
+        if (compareValues(a, op, ref.features[r]!.properties[refProperty]) && add(s, r)) break outer
+      }
+    }
+  }
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.truncate(rowCap)
+  return { pairs, truncated }
+}
+
+function functionValue(fn: string, geometry: Geometry | null): number | boolean {
+  if (fn === 'Area') return geodesicArea(geometry)
+  if (fn === 'Length') return geodesicLength(geometry)
+  return isEmptyGeometry(geometry)
+}
+
+function functionHolds(params: JoinParams, geometry: Geometry | null): boolean {
+  const op = params.comparisonOperator as string
+  if (
+    params.comparisonFunction === 'Area' &&
+    op !== '=' &&
+    op !== '<>' &&
+    typeof params.comparisonValue === 'number'
+  ) {
+    // Decide clear cases of small polygons on the equal-area approximation; near the threshold, measure exactly.
+    const approx = approximateArea(geometry)
+    const margin = 2e-3 * Math.abs(params.comparisonValue) + 1
+    if (approx !== undefined && Math.abs(approx - params.comparisonValue) > margin) {
+      return compareValues(approx, op, params.comparisonValue)
+    }
+  }
+  const value = functionValue(params.comparisonFunction as string, geometry)
+  const expected = params.comparisonValue
+  if (typeof value === 'boolean') {
+    return params.comparisonOperator === '<>' ? value !== expected : value === expected
+  }
+  return compareValues(value, params.comparisonOperator as string, expected)
+}
+
+/**
+ * The relation of a source feature lying wholly in the interior or wholly in the exterior of an areal
+ * reference, per operator(source, reference); undefined when the grid cannot tell (DWithin outside).
+ */
+function decidedByGrid(op: string, where: Where): boolean | undefined {
+  const inside = where === Where.Interior
+  switch (op) {
+    case 'Intersects':
+    case 'Within':
+      return inside
+    case 'Disjoint':
+      return !inside
+    case 'DWithin':
+      return inside ? true : undefined
+    case 'Touches':
+    case 'Overlaps':
+    case 'Crosses':
+    case 'Contains':
+      return false
+    default:
+      return undefined
+  }
+}
+
+/** Build GEOS geometries for the user geometry, refusing (or repairing) invalid ones with GEOS's reason. */
+function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry): GeomPtr {
+  let ptr: GeomPtr
+  try {
+    ptr = toGeos(geos, geometry)
+  } catch (error) {
+    const field = input.refIsUserGeometry ? `body.features.${r}.geometry` : `${input.ref?.name}[${r}]`
+    throw new JoinInputError(400, `${field}: ${(error as Error).message}`, field)
+  }
+  if (!input.refIsUserGeometry) return ptr
+  const v = validity(geos, ptr)
+  if (!v.valid) {
+    if (input.repairUserGeometry) {
+      const repaired = makeValid(geos, ptr)
+      destroy(geos, ptr)
+      return repaired
+    }
+    destroy(geos, ptr)
+    const field = `body.features.${r}.geometry`
+    const at = v.location ? ` at ${v.location[0]} ${v.location[1]}` : ''
+    throw new JoinInputError(400, `${field} is not a valid geometry: ${v.reason}${at}`, field, {
+      reason: v.reason,
+      location: v.location,
+    })
+  }
+  return ptr
+}
+
+/**
+ * A reference geometry made ready for testing: the GEOS geometry, its prepared form (whose edge index GEOS
+ * builds on first use) and the cell grids built for it, by grid size.
+ */
+interface PreparedRef {
+  ptr: GeomPtr
+  prepared: number
+  grids: Map<number, CellGrid | undefined>
+}
+
+/**
+ * Prepared references kept across joins (the worker is long-lived): per reference dataset and feature, and
+ * for user geometries by their coordinates (the same drawing queried again with another operator, say), so
+ * validation, preparation, the prepared index and the grid are paid once. Bounded; past the bound a
+ * reference is prepared for the join and released after it.
+ */
+const preparedByTable = new WeakMap<FeatureTable, Map<number, PreparedRef>>()
+let preparedCount = 0
+const MAX_PREPARED = 50_000
+const preparedUser = new Map<string, PreparedRef>()
+const MAX_PREPARED_USER = 16
+
+function releasePrepared(geos: Geos, entry: PreparedRef): void {
+  geos.GEOSPreparedGeom_destroy(entry.prepared)
+  destroy(geos, entry.ptr)
+}
+
+function preparedRef(
+  geos: Geos,
+  input: JoinInput,
+  r: number,
+  geometry: Geometry,
+): { entry: PreparedRef; kept: boolean } {
+  const make = (): PreparedRef => {
+    const ptr = prepareRef(geos, input, r, geometry)
+    return { ptr, prepared: geos.GEOSPrepare(ptr), grids: new Map() }
+  }
+  if (input.refIsUserGeometry) {
+    const key = `${input.repairUserGeometry ? 'r' : 'v'}${JSON.stringify(geometry)}`
+    let entry = preparedUser.get(key)
+    if (entry) {
+      // Most recently used last.
+      preparedUser.delete(key)
+      preparedUser.set(key, entry)
+      return { entry, kept: true }
+    }
+    entry = make()
+    preparedUser.set(key, entry)
+    if (preparedUser.size > MAX_PREPARED_USER) {
+      const [oldest, old] = preparedUser.entries().next().value as [string, PreparedRef]
+      preparedUser.delete(oldest)
+      releasePrepared(geos, old)
+    }
+    return { entry, kept: true }
+  }
+  const table = input.ref!
+  const kept = preparedByTable.get(table) ?? preparedByTable.set(table, new Map()).get(table)!
+  let entry = kept.get(r)
+  if (entry) return { entry, kept: true }
+  entry = make()
+  if (preparedCount >= MAX_PREPARED) return { entry, kept: false }
+  kept.set(r, entry)
+  preparedCount++
+  return { entry, kept: true }
+}
+
+/**
+ * Free what the engine keeps for a table across joins (its GEOS geometries and prepared references in the
+ * WebAssembly heap). The dataset cache calls it when it evicts the table; without it that memory would stay
+ * taken after the table is gone.
+ */
+export function releaseTable(geos: Geos, table: FeatureTable): void {
+  const geometries = geosCache.get(table)
+  if (geometries) {
+    for (const ptr of geometries.values()) destroy(geos, ptr)
+    cachedGeometries -= geometries.size
+    geosCache.delete(table)
+  }
+  const prepared = preparedByTable.get(table)
+  if (prepared) {
+    for (const entry of prepared.values()) releasePrepared(geos, entry)
+    preparedCount -= prepared.size
+    preparedByTable.delete(table)
+  }
+}
+
+function gridFor(
+  entry: PreparedRef,
+  geometry: Geometry,
+  box: BBox,
+  candidates: number,
+): CellGrid | undefined {
+  const n = CellGrid.sizeFor(geometry, candidates)
+  if (n === 0) return undefined
+  if (entry.grids.has(n)) return entry.grids.get(n)
+  const grid = CellGrid.build(geometry, box, candidates)
+  if (entry.grids.size >= 4) entry.grids.clear()
+  entry.grids.set(n, grid)
+  return grid
+}
+
+function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boolean): JoinOutput {
+  const { params, source, ref, rowCap } = input
+  if (!ref)
+    throw new JoinInputError(
+      422,
+      'datasetRef is required unless userGeom=true sends a user geometry',
+      'datasetRef',
+    )
+  requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
+  if (!input.refIsUserGeometry) requireGeometryColumn(params.refProperty, 'refProperty', ref)
+  const op = params.operator
+  const distance = params.distance ?? 0
+  const pairs = new PairList()
+  const kept = geosCache.get(source) ?? geosCache.set(source, new Map()).get(source)!
+  const sourceGeos = new Map<number, GeomPtr>()
+  const sourceEdges = new Map<number, ReturnType<typeof edgeSet>>()
+  const { boxes, kinds } = shapeOf(source)
+  const features = source.features
+  const geomOf = (s: number): GeomPtr => {
+    let ptr = kept.get(s) ?? sourceGeos.get(s)
+    if (ptr === undefined) {
+      try {
+        ptr = toGeos(geos, features[s]!.geometry as Geometry)
+      } catch (error) {
+        throw new JoinInputError(400, `feature ${s} of dataset ${source.name}: ${(error as Error).message}`)
+      }
+      if (cachedGeometries < MAX_CACHED_GEOMETRIES) {
+        kept.set(s, ptr)
+        cachedGeometries++
+      } else sourceGeos.set(s, ptr)
+    }
+    return ptr
+  }
+  const check = (value: number, s: number): boolean => {
+    if (value === 2) {
+      throw new JoinInputError(
+        400,
+        `GEOS could not evaluate ${op} for feature ${s} of ${source.name}; the geometry may be invalid`,
+      )
+    }
+    return value === 1
+  }
+  // Operators for which a vertex strictly inside the reference settles the answer.
+  const vertexDecides = op === 'Intersects' || op === 'Disjoint' || op === 'DWithin'
+  const nSource = features.length
+  try {
+    for (let r = 0; r < ref.features.length; r++) {
+      const refGeometry = ref.features[r]!.geometry
+      const refBox = geometryBBox(refGeometry)
+      if (!refGeometry || !refBox) continue
+      const { entry, kept: refKept } = preparedRef(geos, input, r, refGeometry)
+      const refPtr = entry.ptr
+      const prepared = entry.prepared
+      try {
+        const refEdges = op === 'DWithin' ? edgeSet(refGeometry) : undefined
+        const box: BBox = refEdges ? expandedBBox(refBox, refEdges, distance) : refBox
+        // Candidates in source order (a typed array sorts numerically without a comparator call).
+        const candidates =
+          op === 'Disjoint'
+            ? Int32Array.from({ length: nSource }, (_, i) => i)
+            : Int32Array.from(source.index.search(box[0], box[1], box[2], box[3])).sort()
+        const grid = op === 'Equals' ? undefined : gridFor(entry, refGeometry, refBox, candidates.length)
+        for (let c = 0; c < candidates.length; c++) {
+          const s = candidates[c]!
+          if (filter && !filter(s)) continue
+          const kind = kinds[s]
+          if (kind === KIND_NONE) {
+            // An empty geometry is disjoint from everything and in no other relation (as in PostGIS).
+            if (op === 'Disjoint' && pairs.push(s, r) > rowCap) break
+            continue
+          }
+          let hit: boolean | undefined
+          // A point's box is the point: no need to read the feature to test it.
+          const point = kind === KIND_POINT
+          const px = boxes[s * 4]!
+          const py = boxes[s * 4 + 1]!
+          if (grid) {
+            const where = point
+              ? grid.point(px, py)
+              : grid.box(boxes[s * 4]!, boxes[s * 4 + 1]!, boxes[s * 4 + 2]!, boxes[s * 4 + 3]!)
+            if (where !== Where.Unknown) hit = decidedByGrid(op, where)
+            // A vertex strictly inside the reference: the interiors meet.
+            else if (vertexDecides && !point && grid.someVertexInterior(features[s]!.geometry!))
+              hit = decidedByGrid(op, Where.Interior)
+          }
+          if (hit === undefined)
+            switch (op) {
+              case 'Intersects':
+                hit = point
+                  ? check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s)
+                  : check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)
+                break
+              case 'Disjoint': {
+                const outside =
+                  boxes[s * 4]! > refBox[2] ||
+                  boxes[s * 4 + 2]! < refBox[0] ||
+                  boxes[s * 4 + 1]! > refBox[3] ||
+                  boxes[s * 4 + 3]! < refBox[1]
+                hit = outside
+                  ? true
+                  : point
+                    ? !check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s)
+                    : check(geos.GEOSPreparedDisjoint(prepared, geomOf(s)), s)
+                break
+              }
+              case 'Within':
+                hit = point
+                  ? check(geos.GEOSPreparedContainsXY(prepared, px, py), s)
+                  : check(geos.GEOSPreparedContains(prepared, geomOf(s)), s)
+                break
+              case 'Contains':
+                hit = check(geos.GEOSPreparedWithin(prepared, geomOf(s)), s)
+                break
+              case 'Overlaps':
+                hit = check(geos.GEOSPreparedOverlaps(prepared, geomOf(s)), s)
+                break
+              case 'Touches':
+                hit = check(geos.GEOSPreparedTouches(prepared, geomOf(s)), s)
+                break
+              case 'Crosses':
+                hit = check(geos.GEOSPreparedCrosses(prepared, geomOf(s)), s)
+                break
+              case 'Equals':
+                hit = check(geos.GEOSEquals(geomOf(s), refPtr), s)
+                break
+              case 'DWithin': {
+                if (point) {
+                  hit =
+                    check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s) ||
+                    distanceToEdges(px, py, refEdges!, distance) <= distance
+                } else if (check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)) {
+                  hit = true
+                } else {
+                  let edges = sourceEdges.get(s)
+                  if (!edges) sourceEdges.set(s, (edges = edgeSet(features[s]!.geometry)))
+                  hit = distanceBetweenEdgeSets(edges, refEdges!, distance) <= distance
+                }
+                break
+              }
+              default:
+                throw new JoinInputError(400, `operator ${op} is not a spatial operator`, 'operator')
+            }
+          if (hit && pairs.push(s, r) > rowCap) break
+        }
+      } finally {
+        if (!refKept) releasePrepared(geos, entry)
+      }
+      if (pairs.length > rowCap) break
+    }
+  } finally {
+    for (const ptr of sourceGeos.values()) destroy(geos, ptr)
+  }
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.truncate(rowCap)
+  return { pairs, truncated }
+}
+
+function functionJoin(geos: Geos, input: JoinInput): JoinOutput {
+  const { params, source, rowCap } = input
+  requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
+  const holds = (s: number) => functionHolds(params, source.features[s]!.geometry)
+  if (input.ref) return spatialJoin(geos, input, holds)
+  const pairs = new PairList()
+  for (let s = 0; s < source.features.length && pairs.length <= rowCap; s++) if (holds(s)) pairs.push(s, -1)
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.truncate(rowCap)
+  return { pairs, truncated }
+}
+
+/**
+ * Run a validated join. Spatial operators read `operator(source feature, reference)` as PostGIS reads
+ * `ST_Within(a, b)`; each result row is a pair (source feature, reference feature) for which it holds.
+ */
+export function runJoin(geos: Geos, input: JoinInput): JoinOutput {
+  switch (input.params.queryType) {
+    case 'basic':
+      return basicJoin(input)
+    case 'spatialOperation':
+      return spatialJoin(geos, input)
+    case 'functionBased':
+      return functionJoin(geos, input)
+  }
+}
+
+/** The columns of the result, in order, mapped onto prop1…prop8. */
+export interface Selection {
+  columns: Array<{ table: 'source' | 'ref'; name: string; geometry: boolean }>
+}
+
+export const MAX_SELECTED = 8
+
+function splitNames(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+/**
+ * `selectionParamSource` then `selectionParamRef`, in order, onto prop1…prop8; without either, the first
+ * eight fields of the source dataset. A geometry column name selects the geometry as WKT.
+ */
+export function selection(params: JoinParams, source: FeatureTable, ref?: FeatureTable): Selection {
+  const fromSource = splitNames(params.selectionParamSource)
+  const fromRef = splitNames(params.selectionParamRef)
+  const columns: Selection['columns'] = []
+  if (fromSource.length === 0 && fromRef.length === 0) {
+    for (const name of source.fields.slice(0, MAX_SELECTED))
+      columns.push({ table: 'source', name, geometry: false })
+    return { columns }
+  }
+  for (const name of fromSource) {
+    if (!isGeometryColumn(name)) requireField(source, name, 'selectionParamSource')
+    columns.push({ table: 'source', name, geometry: isGeometryColumn(name) })
+  }
+  for (const name of fromRef) {
+    if (!ref)
+      throw new JoinInputError(400, 'selectionParamRef needs a reference dataset', 'selectionParamRef')
+    if (!isGeometryColumn(name)) requireField(ref, name, 'selectionParamRef')
+    columns.push({ table: 'ref', name, geometry: isGeometryColumn(name) })
+  }
+  if (columns.length > MAX_SELECTED) {
+    throw new JoinInputError(
+      400,
+      `selectionParamSource and selectionParamRef name ${columns.length} properties; the result holds at most ${MAX_SELECTED} (prop1…prop8)`,
+      fromSource.length > MAX_SELECTED ? 'selectionParamSource' : 'selectionParamRef',
+    )
+  }
+  return { columns }
+}
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+const utf8 = new TextEncoder()
+
+/** A property's value as the JSON string literal of its text (`text(value)`), into `out`. */
+function writeText(out: JsonChunkWriter, value: unknown): void {
+  if (typeof value === 'number') out.numberText(value)
+  else if (typeof value === 'string') out.string(value)
+  else out.string(text(value))
+}
+
+/**
+ * Result rows of spec §2.4 as UTF-8 JSON (`{"prop1":"…"},…`, without the brackets) written into `out`:
+ * string members prop1…propN, one per selected column, with no object or string per row; a reference
+ * feature's values are encoded once per join however many rows it is in.
+ */
+export function writeResultRows(
+  geos: Geos,
+  pairs: PairList,
+  sel: Selection,
+  source: FeatureTable,
+  ref: FeatureTable | undefined,
+  out: JsonChunkWriter,
+): void {
+  const wkt = (g: Geometry | null): string => {
+    if (!g) return ''
+    const ptr = toGeos(geos, g)
+    try {
+      return toWkt(geos, ptr)
+    } finally {
+      destroy(geos, ptr)
+    }
+  }
+  const columns = sel.columns.map((c, i) => ({
+    key: utf8.encode(`${i > 0 ? ',' : '{'}"prop${i + 1}":`),
+    fromSource: c.table === 'source',
+    geometry: c.geometry,
+    name: c.name,
+    memo: c.table === 'ref' && ref ? new Array<Uint8Array | undefined>(ref.features.length) : undefined,
+  }))
+  const empty = utf8.encode('""')
+  const rowEnd = utf8.encode(columns.length > 0 ? '}' : '{}')
+  const comma = utf8.encode(',')
+  const n = pairs.length
+  for (let i = 0; i < n; i++) {
+    if (i > 0) out.bytes(comma)
+    const s = pairs.source(i)
+    const r = pairs.reference(i)
+    for (const c of columns) {
+      out.bytes(c.key)
+      if (c.fromSource) {
+        const feature = source.features[s]
+        if (!feature) out.bytes(empty)
+        else if (c.geometry) out.string(wkt(feature.geometry))
+        else writeText(out, feature.properties[c.name])
+      } else if (r < 0 || !c.memo) {
+        out.bytes(empty)
+      } else {
+        let value = c.memo[r]
+        if (!value) {
+          const feature = ref?.features[r]
+          const literal = !feature
+            ? '""'
+            : JSON.stringify(c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name]))
+          value = c.memo[r] = utf8.encode(literal)
+        }
+        out.bytes(value)
+      }
+    }
+    out.bytes(rowEnd)
+  }
+}
+
+/** Result rows of spec §2.4 as one JSON array text (`[{"prop1":"…"},…]`). */
+export function resultRowsJson(
+  geos: Geos,
+  pairs: PairList,
+  sel: Selection,
+  source: FeatureTable,
+  ref?: FeatureTable,
+): string {
+  const parts: Buffer[] = []
+  const out = new JsonChunkWriter((bytes) => parts.push(Buffer.from(bytes)))
+  writeResultRows(geos, pairs, sel, source, ref, out)
+  out.flush()
+  return '[' + Buffer.concat(parts).toString('utf8') + ']'
+}
+
+/** Features of a saved result: the source geometry, every source property, every reference property as `ref_<name>`. */
+export function resultFeatures(pairs: PairList, source: FeatureTable, ref?: FeatureTable): DatasetFeature[] {
+  return pairs.toArray().map(([s, r]) => {
+    const sf = source.features[s]!
+    const properties: Record<string, unknown> = { ...sf.properties }
+    const rf = r >= 0 ? ref?.features[r] : undefined
+    if (ref)
+      for (const name of ref.fields) properties[`ref_${name}`] = rf ? (rf.properties[name] ?? null) : null
+    return { geometry: sf.geometry, properties }
+  })
+}
