@@ -7,7 +7,7 @@ import { useTempDirs } from '../support/temp-dir'
 
 /**
  * What the desktop build ships for the local service's utility process: the bundle electron-vite builds
- * (`out/main/local-service.js`, beside the join worker) runs the service when forked, and
+ * (`out/main/local-service.js`, beside the pool worker) runs the service when forked, and
  * electron-builder's file list takes it into the package. The Electron binary is not needed for this.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -22,7 +22,7 @@ describe('the desktop build of the local service', () => {
     const config = readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')
     const files = /^files:\n((?:\s+- .*\n)+)/m.exec(config)?.[1] ?? ''
     expect(files).toMatch(/- out\/\*\*/)
-    expect(files).not.toMatch(/!.*(out\/main|local-service|join-worker)/)
+    expect(files).not.toMatch(/!.*(out\/main|local-service|pool-worker)/)
   })
 
   it('starts from its built bundle in a child process and answers over HTTP', async () => {
@@ -50,7 +50,7 @@ describe('the desktop build of the local service', () => {
         'india_city_links',
         'india_states',
       ])
-      // A join runs in the join worker the bundle finds beside itself.
+      // A join runs in the pool worker the bundle finds beside itself.
       const query = new URLSearchParams({
         queryType: 'spatialOperation',
         datasetSource: 'india_cities',
