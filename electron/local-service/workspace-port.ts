@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import { GeoFailure } from '../core/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
 import { ImportError } from './import/crs'
-import { importFile } from './import/import-dataset'
+import { importInWorker, type ImportLimits } from './import/import-runner'
 import { nameFromFile, Workspace, WorkspaceError, type DatasetManifest } from './workspace/workspace'
 
 /** A manifest in the contract's terms. */
@@ -37,6 +37,8 @@ function failureOf(error: unknown, operation: string): unknown {
   if (error instanceof ImportError) {
     return new GeoFailure('validation', `${operation}: ${error.message}; the workspace was left as it was`, {
       field: 'file',
+      // The caller can offer to import again with skipInvalid.
+      ...(error.code ? { code: error.code } : {}),
     })
   }
   return error
@@ -45,11 +47,15 @@ function failureOf(error: unknown, operation: string): unknown {
 /**
  * The core's `LocalWorkspacePort` over the local service's workspace folder: features of a dataset as
  * GeoJSON text (see docs/decisions/004-bulk-geometry-transfer.md) and imports through the same code as
- * `geo-analyst import` (format detection, reprojection, coordinate checks, atomic appearance).
+ * `geo-analyst import` (format detection, reprojection, RFC 7946 checks, atomic appearance), run in a
+ * worker of the pool within `importLimits`, so the serving thread keeps answering.
  */
-export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
+export function createWorkspacePort(
+  workspaceDir: string,
+  options: { importLimits?: Partial<ImportLimits> } = {},
+): LocalWorkspacePort {
   const workspace = new Workspace(workspaceDir)
-  return {
+  const port: LocalWorkspacePort = {
     async features(name) {
       try {
         const found = await workspace.find(name)
@@ -74,16 +80,20 @@ export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
       try {
         const stat = await fs.stat(file).catch(() => null)
         if (!stat?.isFile()) throw new ImportError(`${original} is not a readable file`)
-        // `skipInvalid` reaches the importer as it is; an importer without the option ignores it.
-        const options: Parameters<typeof importFile>[2] & { skipInvalid?: boolean } = {
+        const manifest = await importInWorker(workspace, file, {
           name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
           displayName: original,
-          ...(skipInvalid === undefined ? {} : { skipInvalid }),
+          ...(skipInvalid ? { skipInvalid } : {}),
+          ...(options.importLimits ? { limits: options.importLimits } : {}),
+        })
+        return {
+          ...datasetInfo(manifest),
+          ...(manifest.skippedInvalid ? { skippedInvalid: manifest.skippedInvalid } : {}),
         }
-        return datasetInfo(await importFile(workspace, file, options))
       } catch (error) {
         throw failureOf(error, 'datasets.import')
       }
     },
   }
+  return port
 }

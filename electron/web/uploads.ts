@@ -46,8 +46,7 @@ export class UploadStore implements ImportFiles {
   /** Stream `body` to a new private file; rejects with `BodyTooLarge` past the limit (nothing is kept). */
   async receive(body: Readable, fileName: string): Promise<ImportFileRef> {
     const id = randomBytes(18).toString('base64url')
-    const dir = path.join(await this.folder(), id)
-    await fs.mkdir(dir, { mode: 0o700 })
+    const dir = await this.uploadDir(id)
     const file = path.join(dir, diskName(fileName))
     let size = 0
     const limit = this.maxBytes
@@ -116,10 +115,24 @@ export class UploadStore implements ImportFiles {
     await fs.rm(upload.dir, { recursive: true, force: true })
   }
 
-  private folder(): Promise<string> {
-    // mkdtemp makes the folder 0700: other users of the machine cannot list or read uploads.
-    this.root ??= fs.mkdtemp(path.join(this.tempDir, 'geo-analyst-uploads-'))
-    return this.root
+  /**
+   * A new private folder for one upload, under this process's upload folder: made by mkdtemp (0700, so
+   * other users of the machine cannot list or read uploads) and named `geo-analyst-upload-<pid>-…`, the
+   * name the local service's start-up sweep removes once this process is gone. Made again if a sweep
+   * took it meanwhile.
+   */
+  private async uploadDir(id: string): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      this.root ??= fs.mkdtemp(path.join(this.tempDir, `geo-analyst-upload-${process.pid}-`))
+      const dir = path.join(await this.root, id)
+      try {
+        await fs.mkdir(dir, { mode: 0o700 })
+        return dir
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt > 0) throw error
+        this.root = undefined
+      }
+    }
   }
 }
 

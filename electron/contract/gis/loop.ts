@@ -114,10 +114,13 @@ export const importRequestSchema = z
     file: fileRefSchema,
     /** The dataset's name; from the file name when absent. */
     name: z.string().optional(),
-    /** Import the valid features and skip the invalid ones, instead of refusing the file. */
+    /** Leave out features that fail the RFC 7946 checks (counted in the answer) instead of refusing the file. */
     skipInvalid: z.boolean().optional(),
   })
   .strict()
+
+/** What an import answers: the new dataset, and how many invalid features were left out. */
+export const importedDatasetSchema = datasetSchema.extend({ skippedInvalid: z.number().int().optional() })
 
 export const drawingsSchema = z.object({
   collection: featureCollectionSchema,

@@ -7,10 +7,12 @@ import type { LocalDatasetInfo, LocalWorkspacePort } from '../workspace/local-wo
 async function failureOf(response: Response, operation: string): Promise<GeoFailure> {
   let message = `HTTP ${response.status}`
   let field: string | undefined
+  let code: string | undefined
   try {
-    const body = (await response.json()) as { message?: unknown; field?: unknown }
+    const body = (await response.json()) as { message?: unknown; field?: unknown; code?: unknown }
     if (typeof body.message === 'string') message = body.message
     if (typeof body.field === 'string') field = body.field
+    if (typeof body.code === 'string') code = body.code
   } catch {
     // Not JSON: the status says enough.
   }
@@ -18,6 +20,7 @@ async function failureOf(response: Response, operation: string): Promise<GeoFail
   return new GeoFailure(failureClass, message.startsWith(operation) ? message : `${operation}: ${message}`, {
     status: response.status,
     ...(field ? { field } : {}),
+    ...(code ? { code } : {}),
   })
 }
 

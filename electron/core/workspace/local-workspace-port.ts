@@ -9,8 +9,9 @@ export interface LocalWorkspacePort {
   features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
   /**
    * Import a file the service can read, by path; the format comes from its extension (.geojson, .csv,
-   * .kml, .zip, ...), `fileName` (the name the user knows) defaults to its base name. `skipInvalid`
-   * imports the valid features and skips the invalid ones instead of refusing the file.
+   * .kml, .zip, ...), `fileName` (the name the user knows) defaults to its base name. Invalid features
+   * refuse the file (failure code `invalid-features`) unless `skipInvalid`: then they are left out and
+   * counted in `skippedInvalid`.
    */
   importPath(input: {
     path: string
@@ -28,4 +29,6 @@ export interface LocalDatasetInfo {
   fields: Array<{ name: string; type: string }>
   featureCount: number
   extent?: [number, number, number, number]
+  /** Features of the file left out as invalid (import with `skipInvalid`). */
+  skippedInvalid?: number
 }

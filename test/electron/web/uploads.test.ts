@@ -172,11 +172,18 @@ describe('browser host uploads', () => {
     })
   })
 
+  it('keeps uploads where the local service’s start-up sweep finds them once the host is gone', async () => {
+    const { upload, tmp } = await start()
+    await upload(WELLS)
+    const [root] = readdirSync(tmp)
+    expect(root).toMatch(new RegExp(`^geo-analyst-upload-${process.pid}-[A-Za-z0-9]{6}$`))
+  })
+
   it('removes its upload folder when the host closes', async () => {
     const { upload, uploads, tmp } = await start()
     await upload(WELLS)
     await uploads.close()
-    expect(readdirSync(tmp).filter((n) => n.startsWith('geo-analyst-uploads-'))).toEqual([])
+    expect(readdirSync(tmp).filter((n) => n.startsWith('geo-analyst-upload-'))).toEqual([])
     expect(existsSync(tmp)).toBe(true)
   })
 })
