@@ -269,21 +269,18 @@ describe('importing and cancelling', () => {
   }, 120_000)
 
   it('refuses a file with invalid features, saying skipping is possible, and imports the rest with skipInvalid', async () => {
-    const contentBase64 = Buffer.from(
-      JSON.stringify({
-        type: 'FeatureCollection',
-        features: [
-          { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [77, 28] } },
-          { type: 'Feature', properties: { n: 2 }, geometry: { type: 'Point', coordinates: [77, 128] } },
-        ],
-      }),
-    ).toString('base64')
-    const refused = await error('datasets.import', { fileName: 'half_bad.geojson', contentBase64 })
+    const text = JSON.stringify({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [77, 28] } },
+        { type: 'Feature', properties: { n: 2 }, geometry: { type: 'Point', coordinates: [77, 128] } },
+      ],
+    })
+    const refused = await error('datasets.import', { file: await offer(text, 'half_bad.geojson') })
     expect(refused).toMatchObject({ failureClass: 'validation', code: 'invalid-features' })
     expect(refused.message).toMatch(/feature 1: .*latitude 128 is outside/)
     const imported = await value<Record<string, unknown>>('datasets.import', {
-      fileName: 'half_bad.geojson',
-      contentBase64,
+      file: await offer(text, 'half_bad.geojson'),
       skipInvalid: true,
     })
     expect(imported).toMatchObject({ layername: 'half_bad', featureCount: 1, skippedInvalid: 1, local: true })
