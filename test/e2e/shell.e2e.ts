@@ -65,14 +65,14 @@ describe('the app shell in the browser host', () => {
   })
 
   it('has an activity bar and panels a keyboard user can work, and keeps the layout across a reload', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     // One activity bar entry per area; the open area's side panels are its tab panel.
     const areas = page
       .getByRole('navigation', { name: 'Activity bar' })
       .getByRole('tablist', { name: 'Areas' })
     const gis = areas.getByRole('tab', { name: 'Spatial analytics' })
     await gis.waitFor()
-    expect(await areas.getByRole('tab').count()).toBe(1)
+    expect(await areas.getByRole('tab').allTextContents()).toHaveLength(2)
     expect(await gis.getAttribute('aria-selected')).toBe('true')
     expect(await gis.getAttribute('aria-expanded')).toBe('true')
     const side = page.getByRole('tabpanel', { name: 'Spatial analytics' })
@@ -86,8 +86,11 @@ describe('the app shell in the browser host', () => {
     await page.getByRole('region', { name: 'Datasets' }).waitFor({ state: 'hidden' })
     await page.keyboard.press('Space')
     await page.getByRole('region', { name: 'Datasets' }).waitFor()
-    // Arrow keys stay in the activity bar (one area today: it stays on it).
+    // Arrow keys move between the areas' tabs and wrap (Places first, Spatial analytics after it).
     await page.keyboard.press('ArrowDown')
+    const placesTab = areas.getByRole('tab', { name: 'Places' })
+    expect(await placesTab.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.keyboard.press('ArrowUp')
     expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
 
     // Bottom panels are tabs: arrow keys move between them and show each panel.

@@ -1,3 +1,6 @@
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { classifyStatus } from '../../contract'
 import type { LocalServiceHandle } from '../area'
 import { GeoFailure } from '../geo-failure'
@@ -69,6 +72,24 @@ export function httpWorkspacePort(service: () => Promise<LocalServiceHandle | nu
         body: JSON.stringify(input),
       })
       return (await response.json()) as LocalDatasetInfo
+    },
+    async importFile({ fileName, bytes, name, skipInvalid }) {
+      // Staged under a private temp folder for the service to read, keeping only the base name. The folder
+      // is named for this process, so the service's start-up sweep removes it if this process dies first.
+      const original = fileName.split(/[\\/]/).pop() || 'upload'
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `geo-analyst-upload-${process.pid}-`))
+      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
+      try {
+        await fs.writeFile(file, bytes, { mode: 0o600 })
+        return await port.importPath({
+          path: file,
+          fileName: original,
+          ...(name ? { name } : {}),
+          ...(skipInvalid ? { skipInvalid } : {}),
+        })
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true })
+      }
     },
   }
   return port

@@ -8,11 +8,17 @@ export interface LocalWorkspacePort {
   /** A dataset's features as RFC 7946 GeoJSON text (WGS84 longitude/latitude). */
   features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
   /**
-   * Import a file the service can read, by path; the format comes from its extension (.geojson, .csv,
-   * .kml, .zip, ...), `fileName` (the name the user knows) defaults to its base name. Invalid features
-   * refuse the file (failure code `invalid-features`) unless `skipInvalid`: then they are left out and
-   * counted in `skippedInvalid`.
+   * Import a file's bytes as a new dataset; the file name tells the format (.geojson, .csv, .kml, .zip, ...).
+   * Invalid features refuse the file (failure code `invalid-features`) unless `skipInvalid`: then they are
+   * left out and counted in `skippedInvalid`.
    */
+  importFile(input: {
+    fileName: string
+    bytes: Uint8Array
+    name?: string
+    skipInvalid?: boolean
+  }): Promise<LocalDatasetInfo>
+  /** Import a file the service can read, by path; `fileName` (the name the user knows) defaults to its base name. */
   importPath(input: {
     path: string
     fileName?: string
