@@ -24,14 +24,33 @@ export const IMPORT_EXTENSIONS = [
   '.gpkg',
 ] as const
 
+/** File types the routing area imports as road networks (OpenStreetMap extracts, Overpass GeoJSON). */
+export const NETWORK_IMPORT_EXTENSIONS = [
+  '.osm.pbf',
+  '.pbf',
+  '.osm',
+  '.geojson',
+  '.json',
+  '.geojsonl',
+  '.ndjson',
+] as const
+
+/** Every file type a host accepts for import by reference (datasets and road networks). */
+export const ANY_IMPORT_EXTENSIONS = [...new Set([...IMPORT_EXTENSIONS, ...NETWORK_IMPORT_EXTENSIONS])]
+
 /**
  * Why a file cannot be offered for import, judged by its name and size before anything is read; null
- * when it can be tried. The renderer says it before sending; the hosts check it again on receipt.
+ * when it can be tried. The renderer says it before sending; the hosts check it again on receipt (with
+ * every importable type, since a host does not know what the file is for).
  */
-export function importFileProblem(name: string, size: number): string | null {
+export function importFileProblem(
+  name: string,
+  size: number,
+  extensions: readonly string[] = IMPORT_EXTENSIONS,
+): string | null {
   const lower = name.toLowerCase().replace(/\.gz$/, '')
-  if (!IMPORT_EXTENSIONS.some((ext) => lower.endsWith(ext))) {
-    return `${name}: only ${IMPORT_EXTENSIONS.join(', ')} files (optionally .gz) can be imported`
+  if (!extensions.some((ext) => lower.endsWith(ext))) {
+    return `${name}: only ${extensions.join(', ')} files (optionally .gz) can be imported`
   }
   if (size > IMPORT_MAX_BYTES) {
     return `${name}: ${formatBytes(size)} is over the ${formatBytes(IMPORT_MAX_BYTES)} import limit; use geo-analyst import for bigger files`

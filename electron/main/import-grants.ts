@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fail, importFileProblem, ok, type ImportFileRef, type Result } from '../contract'
+import {
+  ANY_IMPORT_EXTENSIONS,
+  fail,
+  importFileProblem,
+  ok,
+  type ImportFileRef,
+  type Result,
+} from '../contract'
 import { GeoFailure } from '../core/geo-failure'
 import type { ImportFile, ImportFiles } from '../core/workspace/import-files'
 
@@ -58,7 +65,7 @@ export function grantDecision(
 ): GrantDecision {
   const name = path.basename(facts.realPath)
   if (!facts.isFile) return { allow: false, reason: `${name} is not a regular file` }
-  const problem = importFileProblem(name, facts.size)
+  const problem = importFileProblem(name, facts.size, ANY_IMPORT_EXTENSIONS)
   if (problem) return { allow: false, reason: problem }
   if (systemDirs.some((dir) => inside(facts.realPath, dir)))
     return { allow: false, reason: `${name} is in a system folder; copy it elsewhere to import it` }
