@@ -5,3 +5,4 @@
 export { default as routing } from './features/routing/area'
 export { default as gis } from './features/gis/area'
 export { default as places } from './features/places/area'
+export { default as fleet } from './features/fleet/area'

@@ -26,6 +26,8 @@ import {
   type SettingsView,
 } from '@contract/index'
 
+import { createFakeFleet, type FakeFleetState } from './fake-fleet'
+
 interface FeatureCollectionLike {
   type: 'FeatureCollection'
   features: unknown[]
@@ -51,6 +53,8 @@ export interface FakeGeo {
     drawings: FeatureCollectionLike
     runs: RunSummary[]
   }
+  /** The scripted fleet behind the fleet.* operations. */
+  fleet: FakeFleetState
   failNext(name: OperationName, error: GeoError): void
   /** Script one operation's answers for a test (the request is validated by the contract first). */
   respond<K extends OperationName>(
@@ -103,6 +107,7 @@ export function createFakeGeo(): FakeGeo {
     }),
   })
 
+  const fleet = createFakeFleet()
   const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
     'places.standardize': () => ok({ found: false }),
     'places.autosuggest': () =>
@@ -210,6 +215,7 @@ export function createFakeGeo(): FakeGeo {
     },
     'export.save': ({ suggestedName }: { suggestedName: string }) => ok({ path: `/tmp/${suggestedName}` }),
     ...fakeRouting(),
+    ...fleet.handlers,
   }
 
   const geo = Object.fromEntries(
@@ -252,6 +258,7 @@ export function createFakeGeo(): FakeGeo {
     offered,
     keychain,
     state,
+    fleet: fleet.state,
     failNext: (name, error) => failures.set(name, error),
     respond: (name, handler) => void scripted.set(name, handler),
     emit: (name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)),
@@ -264,6 +271,7 @@ export function createFakeGeo(): FakeGeo {
       offered.clear()
       geoFiles.offerForImport.mockClear()
       Object.assign(state, initialState())
+      fleet.reset()
       delete state.warning
       for (const fn of Object.values(geo)) (fn as ReturnType<typeof vi.fn>).mockClear()
     },
