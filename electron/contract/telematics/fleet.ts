@@ -181,6 +181,23 @@ export const deviceColumnsSchema = z.object({
 })
 export type DeviceColumns = z.output<typeof deviceColumnsSchema>
 
+/** Columns of no device (filled a record at a time). */
+export function emptyDeviceColumns(): DeviceColumns {
+  return {
+    id: [],
+    lon: [],
+    lat: [],
+    heading: [],
+    speed: [],
+    status: [],
+    time: [],
+    active: [],
+    deviceType: [],
+    name: [],
+    registrationNumber: [],
+  }
+}
+
 export const fleetPollRequestSchema = z
   .object({
     /** Only devices with records received after this time (unix seconds; `serverTime` of the last poll). */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { requestPreviewSchema } from '../gis/loop'
+import { fileRefSchema, requestPreviewSchema } from '../gis/loop'
 import { op, paramDocs, type InterfaceTable } from '../operation'
 import { ALARM_FIELDS } from './alarm'
 import { devicesShapes, hardwareShapes } from './devices'
@@ -128,9 +128,11 @@ export const telematicsOperations = {
   'fleet.importTrack': op(
     z
       .object({
-        fileName: z.string().min(1).max(255),
-        /** The track's text: GPX, CSV (time,lat,lon[,speed]) or GeoJSON (a LineString with times). */
-        content: z.string().max(64 * 1024 * 1024),
+        /**
+         * The track file offered for import by reference (a desktop grant or a browser-host upload): GPX,
+         * CSV (time,lat,lon[,speed]) or GeoJSON (a LineString with times); see TRACK_IMPORT_EXTENSIONS.
+         */
+        file: fileRefSchema,
         name: z.string().min(1).max(120).optional(),
         speed: z.number().min(1).max(MAX_REPLAY_SPEED).optional(),
       })

@@ -18,11 +18,13 @@ import {
   type AlarmConfiguration,
 } from '../../contract/telematics/fleet'
 import {
+  buildRequest,
   execute,
   providerHint,
   refusedAsUnknown,
   parseJson,
   parseWith,
+  type BuiltRequest,
   type CallSpec,
   type ClientContext,
   type Query,
@@ -53,6 +55,8 @@ export interface AlarmCreated {
   idempotencyKey: string
   /** `found`: the answer was lost and the configuration was found in the list by its Idempotency-Key. */
   reconciled?: 'found'
+  /** The provider answered with the first result of this Idempotency-Key (`Idempotent-Replayed: true`). */
+  replayed?: boolean
 }
 
 /** The local extension's answers: configurations (GET /alarm) and alert history (GET /alerts). */
@@ -119,7 +123,8 @@ export function telematicsClient(ctx: ClientContext) {
           const json = parseJson('telematics.alarm', res)
           response = json.ok ? json.value : new TextDecoder().decode(res.body.subarray(0, 2048))
         }
-        return ok({ created: true as const, status: res.status, response })
+        const replayed = res.headers.get('idempotent-replayed') === 'true'
+        return ok({ created: true as const, status: res.status, response, ...(replayed ? { replayed } : {}) })
       },
     }
   }
@@ -211,6 +216,28 @@ export function telematicsClient(ctx: ClientContext) {
         signal: options.signal,
         interpret: (res) => parseWith('telematics.alerts', res, alertListSchema),
       })
+    },
+
+    /** The alarm request exactly as `createAlarm` would build it (for the read-only preview). */
+    async describeAlarm(
+      input: Readonly<Record<string, unknown>>,
+      options: AlarmOptions = {},
+    ): Promise<Result<BuiltRequest>> {
+      const checked = validateAlarm(input)
+      if (!checked.ok) return issuesFailure('telematics.alarm', checked.issues)
+      const spec = alarmSpec(checked.value, options)
+      const base = (await ctx.urls())?.[spec.base]
+      if (!base)
+        return fail(
+          'local-configuration',
+          `telematics.alarm: the active profile has no ${spec.base} (the {${spec.base}} base address); set it in the profile`,
+          { field: spec.base },
+        )
+      const credential = (await ctx.credential(spec.group)) ?? 'TOKEN'
+      const key = options.idempotencyKey ?? 'NEW-KEY-PER-CREATION'
+      return ok(
+        buildRequest({ ...spec, headers: { 'Idempotency-Key': key } } as CallSpec<unknown>, base, credential),
+      )
     },
 
     /**

@@ -1,3 +1,6 @@
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { formatBytes, TRACK_IMPORT_MAX_BYTES } from '../../contract/limits'
 import {
   checkFields,
   describeIssues,
@@ -12,7 +15,7 @@ import { fleetConfigureSchema, MAX_REPLAY_SPEED } from '../../contract/telematic
 import { HttpError, sendJsonText } from '../http-util'
 import { BEARER, type Reply, type Route, type RouteRequest } from '../router'
 import type { LocalArea } from '../service-context'
-import { readTrack, TrackFileError } from './engine/track-file'
+import { readTrack, TrackFileError, trackFormat } from './engine/track-file'
 import { FleetError, FleetService } from './fleet-service'
 
 /** 400 naming every wrong field (the spec's "bad request"; not 422, whatever the kind of problem). */
@@ -42,12 +45,30 @@ function refusal(error: FleetError): Reply {
   }
 }
 
+/** The text of a track file on this machine (the host that took it for import names its path). */
+async function readTrackText(file: string, fileName: string): Promise<string> {
+  let size: number
+  try {
+    size = (await fs.stat(file)).size
+  } catch {
+    throw new FleetError(404, `path: ${fileName} does not exist`, 'path')
+  }
+  if (size > TRACK_IMPORT_MAX_BYTES)
+    throw new FleetError(
+      413,
+      `path: ${fileName} is larger than the ${formatBytes(TRACK_IMPORT_MAX_BYTES)} a track may have`,
+      'path',
+    )
+  if (size === 0) throw new FleetError(400, `path: ${fileName} is empty`, 'path')
+  return fs.readFile(file, 'utf8')
+}
+
 async function answer(work: () => Promise<Reply | void>): Promise<Reply | void> {
   try {
     return await work()
   } catch (error) {
     if (error instanceof FleetError) return refusal(error)
-    if (error instanceof TrackFileError) return badRequest([issue('content', 'invalid', error.message)])
+    if (error instanceof TrackFileError) return badRequest([issue('path', 'invalid', error.message)])
     throw error
   }
 }
@@ -251,12 +272,19 @@ export const telematicsArea: LocalArea = {
           answer(async () => {
             const body = (request.body ?? {}) as Record<string, unknown>
             const issues: RequestIssue[] = []
-            const fileName = typeof body.fileName === 'string' ? body.fileName : ''
-            const content = typeof body.content === 'string' ? body.content : ''
+            const file = typeof body.path === 'string' ? body.path : ''
+            const fileName =
+              typeof body.fileName === 'string' && body.fileName ? body.fileName : path.basename(file)
             const speed = body.speed === undefined ? 1 : Number(body.speed)
-            if (!fileName)
-              issues.push(issue('fileName', 'missing', 'is required (its extension tells the format)'))
-            if (!content) issues.push(issue('content', 'missing', 'is required: the track file’s text'))
+            if (!file) issues.push(issue('path', 'missing', 'is required: the track file to import'))
+            else if (!trackFormat(fileName, ''))
+              issues.push(
+                issue(
+                  'path',
+                  'invalid',
+                  `${fileName} is not a track this service reads (.gpx, .csv, .geojson)`,
+                ),
+              )
             if (!(speed >= 1 && speed <= MAX_REPLAY_SPEED))
               issues.push(
                 issue('speed', 'invalid', `must be from 1 to ${MAX_REPLAY_SPEED} (times real time)`),
@@ -264,6 +292,7 @@ export const telematicsArea: LocalArea = {
             if (body.name !== undefined && (typeof body.name !== 'string' || !body.name.trim()))
               issues.push(issue('name', 'invalid', 'must be a non-empty text'))
             if (issues.length) return badRequest(issues)
+            const content = await readTrackText(file, fileName)
             const points = readTrack(fileName, content)
             const device = await service.importTrack(points, fileName, body.name as string | undefined, speed)
             return { status: 201, body: device.info() }

@@ -11,6 +11,7 @@ import { gisOperations } from '../../../electron/contract/gis/operations'
 import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
 import { placesOperations } from '../../../electron/contract/places/operations'
+import { telematicsOperations } from '../../../electron/contract/telematics/operations'
 import { HandlerRegistry } from '../../../electron/core/area'
 import { CLIENT_CALLS } from '../../../electron/core/client/calls'
 import { CALL_OPERATIONS } from '../../../electron/cli/commands/call'
@@ -93,6 +94,7 @@ describe('the one contract table', () => {
         ...Object.keys(appOperations),
         ...Object.keys(placesOperations),
         ...Object.keys(routingOperations),
+        ...Object.keys(telematicsOperations),
         ...Object.keys(gisOperations),
       ]),
     )

@@ -79,6 +79,9 @@ export class ReplayDevice extends TrackedDevice {
     })
     this.lastLon = this.coords[0]!
     this.lastLat = this.coords[1]!
+    // Where it stands before its first report: the start of the recording.
+    this.report.lon = this.lastLon
+    this.report.lat = this.lastLat
   }
 
   get duration(): number {
