@@ -97,7 +97,8 @@ const square = (lon: number, lat: number, d: number) => ({
   ],
 })
 
-export function createFakeFleet() {
+/** `offeredName`: the name of a file offered for import, by its reference. */
+export function createFakeFleet(offeredName: (ref: string) => string) {
   const initial = (): FakeFleetState => ({
     devices: FAKE_DEVICES.map((d) => ({ ...d, time: 1_800_000_000 })),
     serverTime: 1_800_000_000,
@@ -252,7 +253,8 @@ export function createFakeFleet() {
       },
       'fleet.alarms': () => ok({ configurations: state.configurations, supported: true }),
       'fleet.alerts': () => ok({ alerts: state.history }),
-      'fleet.importTrack': ({ fileName }: { fileName: string }) => {
+      'fleet.importTrack': ({ file }: { file: string }) => {
+        const fileName = offeredName(file)
         const track: ReplayTrack = {
           id: `track-${state.tracks.length + 1}`,
           deviceId: 900 + state.tracks.length,

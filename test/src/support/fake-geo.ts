@@ -108,7 +108,7 @@ export function createFakeGeo(): FakeGeo {
     }),
   })
 
-  const fleet = createFakeFleet()
+  const fleet = createFakeFleet((ref) => offered.get(ref)?.name ?? ref)
   const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
     'places.standardize': () => ok({ found: false }),
     'places.autosuggest': () =>

@@ -14,7 +14,7 @@ import { renderFleet } from './fleet-test-app'
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
   const fake = createFakeGeo()
-  return { geo: fake.geo, geoEvents: fake.geoEvents, fake }
+  return { geo: fake.geo, geoEvents: fake.geoEvents, geoFiles: fake.geoFiles, fake }
 })
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
 const user = userEvent.setup()
@@ -105,9 +105,9 @@ describe('Replay', () => {
     const gpx = new File(['<gpx></gpx>'], 'morning-run.gpx', { type: 'application/gpx+xml' })
     await user.upload(input, gpx)
     const tracks = await screen.findByRole('list', { name: 'Replayed tracks' })
+    expect(fake.geoFiles.offerForImport).toHaveBeenCalledWith(gpx)
     expect(vi.mocked(fake.geo['fleet.importTrack'])).toHaveBeenCalledWith({
-      fileName: 'morning-run.gpx',
-      content: '<gpx></gpx>',
+      file: expect.stringMatching(/^ref-/),
     })
     expect(within(tracks).getByText(/playing at 1×/)).toBeTruthy()
     expect(useFleetStore().selectedId).toBe(900)
@@ -128,7 +128,7 @@ describe('Replay', () => {
       .setup({ applyAccept: false })
       .upload(input, new File(['x'], 'photo.png', { type: 'image/png' }))
     expect((await screen.findByRole('alert')).textContent).toMatch(
-      /photo\.png: only \.gpx, \.csv, \.geojson, \.json tracks/,
+      /photo\.png: only \.gpx, \.csv, \.geojson, \.json files/,
     )
     expect(vi.mocked(fake.geo['fleet.importTrack'])).not.toHaveBeenCalled()
   })
