@@ -56,5 +56,6 @@ export function hardwareValue(record: Record<string, unknown>, key: string, time
   if (time) return typeof v === 'number' ? formatTime(v) : '–'
   if (Array.isArray(v)) return v.join(', ') || '–'
   if (typeof v === 'boolean') return v ? 'yes' : 'no'
-  return formatNumber(v)
+  // Ids and codes are names, not quantities.
+  return v === undefined || v === null || v === '' ? '–' : String(v)
 }

@@ -40,8 +40,9 @@ export function arrowStyle(status: number, heading: number): Style {
     style = new Style({
       image: new RegularShape({
         points: 3,
-        radius: 8,
-        radius2: 0,
+        radius: 9,
+        // A narrow triangle: its tip points along the heading.
+        scale: [0.7, 1],
         rotation: (step * HEADING_STEP * Math.PI) / 180,
         rotateWithView: true,
         fill: new Fill({ color: statusColour(status) }),
@@ -93,8 +94,8 @@ export function webglDeviceStyle(): FlatStyle {
   match.push(statusColour(-1))
   return {
     'shape-points': 3,
-    'shape-radius': 8,
-    'shape-radius2': 0,
+    'shape-radius': 9,
+    'shape-scale': [0.7, 1],
     'shape-fill-color': match as FlatStyle['shape-fill-color'],
     'shape-stroke-color': MAP_PALETTE.pointOutline,
     'shape-stroke-width': 1.5,
