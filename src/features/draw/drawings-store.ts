@@ -339,7 +339,11 @@ export const useDrawingsStore = defineStore('drawings', () => {
 
   /** Stored features as shapes: kinds and names checked, ids kept unless taken. */
   function fromStored(
-    features: ReadonlyArray<{ id?: string | number; properties: Record<string, unknown> | null; geometry: unknown }>,
+    features: ReadonlyArray<{
+      id?: string | number
+      properties: Record<string, unknown> | null
+      geometry: unknown
+    }>,
     taken: ReadonlySet<string>,
   ): DrawnShape[] {
     const out: DrawnShape[] = []
@@ -348,8 +352,7 @@ export const useDrawingsStore = defineStore('drawings', () => {
       const props = (f.properties ?? {}) as Partial<ShapeProperties>
       const kind = (props.shape && props.shape in KIND_LABEL ? props.shape : 'imported') as ShapeKind
       const id = typeof f.id === 'string' && !taken.has(f.id) ? f.id : newId()
-      const name =
-        typeof props.name === 'string' && props.name ? props.name : nextName(out, KIND_LABEL[kind])
+      const name = typeof props.name === 'string' && props.name ? props.name : nextName(out, KIND_LABEL[kind])
       out.push({
         type: 'Feature',
         id,

@@ -74,6 +74,8 @@ export function gisProjectPart(): GisProjectPart {
 export async function openGisProjectPart(part: unknown): Promise<void> {
   const drawings = useDrawingsStore()
   await drawings.load()
-  const checked = gisProjectPartSchema.safeParse(part ?? { drawings: { type: 'FeatureCollection', features: [] } })
+  const checked = gisProjectPartSchema.safeParse(
+    part ?? { drawings: { type: 'FeatureCollection', features: [] } },
+  )
   if (checked.success) drawings.replaceAll(checked.data.drawings.features)
 }

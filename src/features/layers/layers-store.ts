@@ -47,6 +47,8 @@ export function readSavedLayers(from: Storage | null = storage()): ProjectLayer[
  */
 export const useLayersStore = defineStore('layers', () => {
   const saved = readSavedLayers()
+  /** Whether a list was kept from the last run (else the last project may be reopened). */
+  const restored = saved.length > 0
   /** Ids top first: layers on the map and pending ones, in the order the user wants. */
   const order = ref<string[]>(saved.map((l) => l.id))
   const states = ref<Record<string, LayerState>>(Object.fromEntries(saved.map(({ id, ...s }) => [id, s])))
@@ -227,6 +229,7 @@ export const useLayersStore = defineStore('layers', () => {
   })
 
   return {
+    restored,
     order,
     states,
     pending,

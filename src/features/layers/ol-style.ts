@@ -11,15 +11,24 @@ import { classOf, numberOf, rampColours } from './symbology'
  * change and shared by every feature in it (a 200k-point layer costs a lookup per feature, not an object).
  */
 
-function symbolStyle(fill: string, s: Exclude<LayerSymbol, { kind: 'heatmap' }>, geometry: GeometryFamily): Style {
-  const stroke = s.strokeWidth > 0 ? new Stroke({ color: geometry === 'line' ? fill : s.stroke, width: s.strokeWidth }) : undefined
+function symbolStyle(
+  fill: string,
+  s: Exclude<LayerSymbol, { kind: 'heatmap' }>,
+  geometry: GeometryFamily,
+): Style {
+  const stroke =
+    s.strokeWidth > 0
+      ? new Stroke({ color: geometry === 'line' ? fill : s.stroke, width: s.strokeWidth })
+      : undefined
   return new Style({
     stroke: geometry === 'line' ? new Stroke({ color: fill, width: Math.max(0.5, s.strokeWidth) }) : stroke,
     fill: new Fill({ color: withAlpha(fill, s.fillOpacity) }),
     image: new CircleStyle({
       radius: s.pointSize,
       fill: new Fill({ color: fill }),
-      ...(s.strokeWidth > 0 ? { stroke: new Stroke({ color: s.stroke, width: Math.min(s.strokeWidth, 2) }) } : {}),
+      ...(s.strokeWidth > 0
+        ? { stroke: new Stroke({ color: s.stroke, width: Math.min(s.strokeWidth, 2) }) }
+        : {}),
       declutterMode: 'none',
     }),
   })
@@ -88,7 +97,10 @@ export function heatmapGradient(style: LayerStyle): string[] {
 }
 
 /** A point's weight 0..1: its field's value over the field's range, or 1 without a field. */
-export function heatmapWeight(field: string | null, values: readonly unknown[]): (feature: FeatureLike) => number {
+export function heatmapWeight(
+  field: string | null,
+  values: readonly unknown[],
+): (feature: FeatureLike) => number {
   if (!field) return () => 1
   let min = Infinity
   let max = -Infinity

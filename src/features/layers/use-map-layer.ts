@@ -99,7 +99,11 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     }
     if (style.labels) {
       if (!labels) {
-        labels = new VectorLayer({ source: styled.source, declutter: true, properties: { name: `${id}:labels` } })
+        labels = new VectorLayer({
+          source: styled.source,
+          declutter: true,
+          properties: { name: `${id}:labels` },
+        })
         if (mounted) map.addLayer(labels)
       }
       labels.setStyle(olLabelFunction(style.labels, geometry))

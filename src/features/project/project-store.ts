@@ -203,7 +203,7 @@ export const useProjectStore = defineStore('project', () => {
    */
   async function startup(shell: Shell): Promise<void> {
     const layers = useLayersStore()
-    if (layers.order.length > 0) {
+    if (layers.restored) {
       await openPending(shell, layers.pendingLayers)
       return
     }

@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia'
+import { keychainNotice, plainNotice, type PlainNotice } from './notices'
 import { computed, ref } from 'vue'
 import { geo, geoEvents } from '../../bridge'
 import {
@@ -35,6 +36,11 @@ export const useSettingsStore = defineStore('settings', () => {
     if (sessionOnlySecrets.value) list.push(sessionMemoryText(secrets.value?.warning))
     return list
   })
+  /** The same in plain words, with what to do and the technical detail apart. */
+  const plainNotices = computed<PlainNotice[]>(() => [
+    ...(view.value?.notice ? [plainNotice(view.value.notice)] : []),
+    ...(sessionOnlySecrets.value ? [keychainNotice(secrets.value?.warning)] : []),
+  ])
 
   function applyView(next: SettingsView): void {
     const profileChanged = view.value !== null && view.value.activeProfile !== next.activeProfile
@@ -110,6 +116,7 @@ export const useSettingsStore = defineStore('settings', () => {
     preferences,
     sessionOnlySecrets,
     notices,
+    plainNotices,
     load,
     refreshSecrets,
     chooseProfile,

@@ -42,7 +42,11 @@ export async function saveExport(
     const result = await geo['export.save']({
       suggestedName,
       format,
-      content: binary ? await base64Of(blob) : parts.every((p) => typeof p === 'string') ? parts.join('') : await blob.text(),
+      content: binary
+        ? await base64Of(blob)
+        : parts.every((p) => typeof p === 'string')
+          ? parts.join('')
+          : await blob.text(),
       ...(binary ? { encoding: 'base64' as const } : {}),
     })
     return result.ok ? { ok: true, savedTo: result.value.path } : { ok: false, error: result.error }
