@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { openApp, pageProblems, useAppSession } from '../support/app'
+import { openApp, openArea, pageProblems, useAppSession } from '../support/app'
 import { savedDrawings, waitForSave } from '../support/drawings'
 import { saveScreenshot } from '../support/screenshots'
 
@@ -53,6 +53,7 @@ async function clearDrawings(page: Page): Promise<void> {
 describe('drawing on the map in the browser host', () => {
   it('draws a polygon by clicking, undoes and redoes it, flags a bow-tie, and keeps both after a reload', async () => {
     const page = await openApp(session.browser, session.host)
+    await openArea(page, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -89,6 +90,7 @@ describe('drawing on the map in the browser host', () => {
 
   it('draws a rectangle and a 64-vertex circle, then selects, moves and deletes by mouse and keyboard', async () => {
     const page = await openApp(session.browser, session.host)
+    await openArea(page, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -140,22 +142,27 @@ describe('drawing on the map in the browser host', () => {
 
   it('shows india_states on the map with its legend', async () => {
     const page = await openApp(session.browser, session.host)
+    await openArea(page, 'Spatial analytics')
     await openMap(page)
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_states' }).waitFor()
     const show = page.getByRole('button', { name: 'Show india_states on map' })
     await show.click()
     await expect.poll(() => show.getAttribute('aria-pressed')).toBe('true')
-    const legend = page.getByRole('list', { name: 'Legend' })
-    await legend.getByRole('listitem', { name: /^india_states: / }).waitFor()
+    // The legend over the map follows: one entry, the layer's single symbol.
+    const legend = page
+      .getByRole('region', { name: 'Map legend' })
+      .getByRole('list', { name: 'Map legend of india_states' })
+    await legend.getByRole('listitem').filter({ hasText: 'india_states' }).waitFor()
     expect(await legend.getByRole('listitem').count()).toBe(1)
     await show.click()
-    await expect.poll(() => page.getByRole('list', { name: 'Legend' }).count()).toBe(0)
+    await expect.poll(() => legend.count()).toBe(0)
     await page.context().close()
   })
 
   it('imports a file into the local workspace with "Import file", lists it and shows it on the map', async () => {
     const page = await openApp(session.browser, session.host)
+    await openArea(page, 'Spatial analytics')
     await openMap(page)
     await page
       .getByRole('list', { name: 'Datasets' })
@@ -186,10 +193,7 @@ describe('drawing on the map in the browser host', () => {
       .filter({ hasText: /^Imported e2e_wells/ })
       .waitFor()
     await page.getByRole('button', { name: 'Show e2e_wells on map' }).click()
-    await page
-      .getByRole('list', { name: 'Legend' })
-      .getByRole('listitem', { name: /^e2e_wells: / })
-      .waitFor()
+    await page.getByRole('list', { name: 'Map legend of e2e_wells' }).getByRole('listitem').first().waitFor()
 
     // A file the workspace cannot read is refused with the reason and what to do next.
     const [again] = await Promise.all([
@@ -210,6 +214,7 @@ describe('drawing on the map in the browser host', () => {
 
   it('imports shapes from a GeoJSON file through the "Import shapes" file chooser', async () => {
     const page = await openApp(session.browser, session.host)
+    await openArea(page, 'Spatial analytics')
     await openMap(page)
     await clearDrawings(page)
     const zone = {
@@ -256,12 +261,14 @@ describe('drawing on the map in the browser host', () => {
 
   it('draws a polygon over a region with india_cities shown (README screenshot)', async () => {
     const page = await openApp(session.browser, session.host)
+    await openArea(page, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
     await page.getByRole('button', { name: 'Show india_cities on map' }).click()
     await page
-      .getByRole('list', { name: 'Legend' })
-      .getByRole('listitem', { name: /^india_cities: / })
+      .getByRole('list', { name: 'Map legend of india_cities' })
+      .getByRole('listitem')
+      .first()
       .waitFor()
     await drawPolygon(page, [map.at(0.45, 0.35), map.at(0.62, 0.3), map.at(0.68, 0.55), map.at(0.5, 0.62)])
     await expect
