@@ -151,8 +151,8 @@ describe('drawing on the map in the browser host', () => {
     await expect.poll(() => show.getAttribute('aria-pressed')).toBe('true')
     // The legend over the map follows: one entry, the layer's single symbol.
     const legend = page
-      .getByRole('region', { name: 'Map legend' })
-      .getByRole('list', { name: 'Map legend of india_states' })
+      .getByRole('region', { name: 'Legend', exact: true })
+      .getByRole('list', { name: 'Legend entries of india_states' })
     await legend.getByRole('listitem').filter({ hasText: 'india_states' }).waitFor()
     expect(await legend.getByRole('listitem').count()).toBe(1)
     await show.click()
@@ -193,7 +193,11 @@ describe('drawing on the map in the browser host', () => {
       .filter({ hasText: /^Imported e2e_wells/ })
       .waitFor()
     await page.getByRole('button', { name: 'Show e2e_wells on map' }).click()
-    await page.getByRole('list', { name: 'Map legend of e2e_wells' }).getByRole('listitem').first().waitFor()
+    await page
+      .getByRole('list', { name: 'Legend entries of e2e_wells' })
+      .getByRole('listitem')
+      .first()
+      .waitFor()
 
     // A file the workspace cannot read is refused with the reason and what to do next.
     const [again] = await Promise.all([
@@ -266,7 +270,7 @@ describe('drawing on the map in the browser host', () => {
     await clearDrawings(page)
     await page.getByRole('button', { name: 'Show india_cities on map' }).click()
     await page
-      .getByRole('list', { name: 'Map legend of india_cities' })
+      .getByRole('list', { name: 'Legend entries of india_cities' })
       .getByRole('listitem')
       .first()
       .waitFor()

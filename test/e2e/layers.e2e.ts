@@ -180,10 +180,10 @@ describe('layers, symbology, map export and projects in the browser host', () =>
       if (i > 0) expect(low).toBe(ranges[i - 1]![1])
     }
     expect(ranges[4]![1]).toBe(12_691_836) // the largest population of india_cities (Mumbai)
-    const mapLegend = page.getByRole('region', { name: 'Map legend' })
+    const mapLegend = page.getByRole('region', { name: 'Legend', exact: true })
     expect(
       await mapLegend
-        .getByRole('list', { name: 'Map legend of india_cities' })
+        .getByRole('list', { name: 'Legend entries of india_cities' })
         .getByRole('listitem')
         .allTextContents(),
     ).toEqual(classes)

@@ -4,7 +4,7 @@ import HeatmapLayer from 'ol/layer/Heatmap'
 import VectorLayer from 'ol/layer/Vector'
 import type VectorSource from 'ol/source/Vector'
 import type { StyleFunction } from 'ol/style/Style'
-import { computed, onMounted, onUnmounted, watch, type ComputedRef } from 'vue'
+import { computed, onMounted, onUnmounted, ref, watch, type ComputedRef } from 'vue'
 import type { LayerStyle } from '@contract/index'
 import { useOlMap } from '../map/map-context'
 import type { LayerDefinition, LayerEntry } from './layer-model'
@@ -42,34 +42,38 @@ export interface MapLayerOptions {
 export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<LayerEntry | undefined> } {
   const map = useOlMap()
   const store = useLayersStore()
-  let id: string | null = null
+  const current = ref<string | null>(null)
   let unbind: (() => void) | null = null
   let heatmap: HeatmapLayer | null = null
   let labels: VectorLayer | null = null
   let mounted = false
 
-  const entry = computed(() => (id ? store.entries.find((e) => e.id === id) : undefined))
+  const entry = computed(() => {
+    const id = current.value
+    return id ? store.entries.find((e) => e.id === id) : undefined
+  })
 
   function syncDefinition(def: LayerDefinition | null): void {
-    if (def && id && def.id !== id) leave()
+    if (def && current.value && def.id !== current.value) leave()
     if (!def) {
       leave()
       return
     }
-    if (id === def.id) store.describe(def)
+    if (current.value === def.id) store.describe(def)
     else {
-      id = def.id
+      current.value = def.id
       store.register(def)
       unbind = bindLayer(def.id, options.binding ?? {})
     }
   }
 
   function leave(): void {
+    const id = current.value
     if (!id) return
     unbind?.()
     unbind = null
     store.unregister(id)
-    id = null
+    current.value = null
   }
 
   function all(): BaseLayer[] {
@@ -83,9 +87,12 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     styled.layer.setStyle(styled.decorate ? styled.decorate(base) : base)
     const s = style.symbol
     if (s.kind === 'heatmap') {
-      const values = s.weightField ? (layerBinding(id ?? '')?.values?.(s.weightField) ?? []) : []
+      const values = s.weightField ? (layerBinding(current.value ?? '')?.values?.(s.weightField) ?? []) : []
       if (!heatmap) {
-        heatmap = new HeatmapLayer({ source: styled.source as never, properties: { name: `${id}:heatmap` } })
+        heatmap = new HeatmapLayer({
+          source: styled.source as never,
+          properties: { name: `${current.value}:heatmap` },
+        })
         if (mounted) map.addLayer(heatmap)
       }
       heatmap.setGradient(heatmapGradient(style))
@@ -102,7 +109,7 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
         labels = new VectorLayer({
           source: styled.source,
           declutter: true,
-          properties: { name: `${id}:labels` },
+          properties: { name: `${current.value}:labels` },
         })
         if (mounted) map.addLayer(labels)
       }

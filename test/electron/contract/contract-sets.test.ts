@@ -88,11 +88,7 @@ describe('the one contract table', () => {
 
   it('is the union of the area tables, and the CLI calls exactly the interface operations the client implements', () => {
     expect(sorted(OPERATION_NAMES)).toEqual(
-      sorted([
-        ...Object.keys(appOperations),
-        ...Object.keys(mapOperations),
-        ...Object.keys(gisOperations),
-      ]),
+      sorted([...Object.keys(appOperations), ...Object.keys(mapOperations), ...Object.keys(gisOperations)]),
     )
     expect(sorted(Object.keys(CLIENT_CALLS))).toEqual(sorted(INTERFACE_OPERATION_NAMES))
     expect(sorted(CALL_OPERATIONS)).toEqual(sorted(INTERFACE_OPERATION_NAMES))
