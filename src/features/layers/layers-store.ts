@@ -205,7 +205,8 @@ export const useLayersStore = defineStore('layers', () => {
   function applyLayers(layers: readonly ProjectLayer[]): ProjectLayer[] {
     const wanted = new Set(layers.map((l) => l.id))
     for (const entry of entries.value) if (!wanted.has(entry.id) && entry.removable) remove(entry.id)
-    const kept = entries.value.filter((e) => !wanted.has(e.id) && !e.removable).map((e) => e.id)
+    // Layers it does not list stay below its own until their areas take them off (or for good, if they cannot).
+    const kept = entries.value.filter((e) => !wanted.has(e.id)).map((e) => e.id)
     states.value = { ...states.value, ...Object.fromEntries(layers.map(({ id, ...s }) => [id, s])) }
     order.value = [...layers.map((l) => l.id), ...kept]
     pending.value = layers.filter((l) => !definitions.value[l.id]).map((l) => l.id)

@@ -121,18 +121,19 @@ export function classify(values: readonly number[], method: ClassificationMethod
   const min = sorted[0]!
   const max = sorted[sorted.length - 1]!
   if (min === max) return [min, max]
+  // Quantiles and natural breaks cannot make more classes than there are distinct values.
   const distinct = new Set(sorted).size
-  const k = Math.max(1, Math.min(classes, distinct))
-  let breaks: number[]
-  if (method === 'equal-interval') {
-    breaks = equalIntervalBreaks(sorted, k)
-  } else if (method === 'quantile') {
-    breaks = [min, ...Array.from({ length: k - 1 }, (_, i) => quantileSorted(sorted, (i + 1) / k)), max]
-  } else {
-    const clusters = ckmeans(sorted, k)
-    breaks = [...clusters.map((c) => c[0]!), max]
+  const k = Math.max(1, method === 'equal-interval' ? classes : Math.min(classes, distinct))
+  if (method === 'equal-interval') return equalIntervalBreaks(sorted, k)
+  if (method === 'quantile') {
+    const breaks = [min, ...Array.from({ length: k - 1 }, (_, i) => quantileSorted(sorted, (i + 1) / k)), max]
+    return [...new Set(breaks)]
   }
-  return [...new Set(breaks)].sort((a, b) => a - b)
+  // Each cluster's smallest value starts its class; a last cluster of the maximum alone is its own class.
+  const clusters = ckmeans(sorted, k)
+  const breaks = [...clusters.map((c) => c[0]!), max]
+  const last = clusters[clusters.length - 1]!
+  return last[0] === max && clusters.length > 1 ? breaks : [...new Set(breaks)]
 }
 
 /** The class of a value among breaks (0-based), or -1 outside them or for no number. */
