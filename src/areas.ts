@@ -4,3 +4,4 @@
  */
 export { default as map } from './features/layers/area'
 export { default as gis } from './features/gis/area'
+export { default as places } from './features/places/area'

@@ -2,9 +2,10 @@ import type { z } from 'zod'
 import { appEvents } from './app/operations'
 import { gisEvents } from './gis/operations'
 import { unionOf } from './operation'
+import { placesEvents } from './places/operations'
 
 /** The typed table of events the core pushes to the renderer: the union of the areas' events, one line per area. */
-export const events = unionOf(appEvents, gisEvents)
+export const events = unionOf(appEvents, placesEvents, gisEvents)
 
 export type Events = typeof events
 export type EventName = keyof Events

@@ -1,4 +1,5 @@
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
+import { workspaceJobs } from './import/jobs'
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
@@ -6,6 +7,7 @@ import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
  */
 export const JOB_KINDS = {
   ...gisJobs,
+  ...workspaceJobs,
 }
 
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */

@@ -65,22 +65,15 @@ describe('the app shell in the browser host', () => {
   })
 
   it('has an activity bar and panels a keyboard user can work, and keeps the layout across a reload', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     // One activity bar entry per area; the open area's side panels are its tab panel.
     const areas = page
       .getByRole('navigation', { name: 'Activity bar' })
       .getByRole('tablist', { name: 'Areas' })
-    const layersTab = areas.getByRole('tab', { name: 'Layers' })
     const gis = areas.getByRole('tab', { name: 'Spatial analytics' })
     await gis.waitFor()
     // The map's own entry (Layers) first, then the areas by their order.
-    expect(await areas.getByRole('tab').allTextContents()).toEqual(['Layers', 'Spatial analytics'])
-    expect(await layersTab.getAttribute('aria-selected')).toBe('true')
-    await page.getByRole('tabpanel', { name: 'Layers' }).getByRole('heading', { name: 'Layers' }).waitFor()
-    // Arrow keys move between areas and open each one's panels.
-    await layersTab.focus()
-    await page.keyboard.press('ArrowDown')
-    expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
+    expect(await areas.getByRole('tab').allTextContents()).toEqual(['Layers', 'Places', 'Spatial analytics'])
     expect(await gis.getAttribute('aria-selected')).toBe('true')
     expect(await gis.getAttribute('aria-expanded')).toBe('true')
     const side = page.getByRole('tabpanel', { name: 'Spatial analytics' })
@@ -88,11 +81,18 @@ describe('the app shell in the browser host', () => {
     await side.getByRole('form', { name: 'Spatial join' }).waitFor()
 
     // The area's tab folds its side panel away and back, from the keyboard.
+    await gis.focus()
     await page.keyboard.press('Enter')
     await expect.poll(() => gis.getAttribute('aria-expanded')).toBe('false')
     await page.getByRole('region', { name: 'Datasets' }).waitFor({ state: 'hidden' })
     await page.keyboard.press('Space')
     await page.getByRole('region', { name: 'Datasets' }).waitFor()
+    // Arrow keys move between the areas' tabs and wrap (Spatial analytics last, Layers first).
+    await page.keyboard.press('ArrowDown')
+    const layersTab = areas.getByRole('tab', { name: 'Layers' })
+    expect(await layersTab.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.keyboard.press('ArrowUp')
+    expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
 
     // Bottom panels are tabs: arrow keys move between them and show each panel.
     const bottom = page.getByRole('tablist', { name: 'Bottom panels' })

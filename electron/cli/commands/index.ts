@@ -3,6 +3,7 @@ import { localServiceCommands } from './local-service'
 import { callCommands } from './call'
 import { gisCommands } from './gis'
 import { historyCommands } from './history'
+import { placesCommands } from './places'
 import { profileCommands } from './profile'
 import { secretCommands } from './secret'
 
@@ -16,5 +17,6 @@ export const COMMANDS: readonly CliCommand[] = [
   ...localServiceCommands,
   ...callCommands,
   ...historyCommands,
+  ...placesCommands,
   ...gisCommands,
 ]

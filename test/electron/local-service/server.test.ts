@@ -59,7 +59,8 @@ describe('auth (§5)', () => {
   })
 
   it('operations of groups not implemented yet answer 501 with a JSON reason', async () => {
-    const r = await fetch(`${svc.service.urls.atlas_url}/api/places/search/json?query=x`, {
+    const r = await fetch(`${svc.service.urls.aiml_url}/license_plate_blur_pano`, {
+      method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}` },
     })
     expect(r.status).toBe(501)

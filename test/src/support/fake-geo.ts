@@ -82,6 +82,16 @@ export function createFakeGeo(): FakeGeo {
     lastProject: null,
   })
   const state: FakeGeo['state'] = initialState()
+  const savedPlaces: Array<{
+    eLoc: string
+    placeName: string
+    placeAddress: string
+    latitude: number
+    longitude: number
+    type: string
+    userName: string
+    created: string
+  }> = []
   const scripted = new Map<OperationName, (request: never) => Result<unknown> | Promise<Result<unknown>>>()
 
   const status = (profile: string): SecretsStatus => ({
@@ -95,6 +105,30 @@ export function createFakeGeo(): FakeGeo {
   })
 
   const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
+    'places.standardize': () => ok({ found: false }),
+    'places.autosuggest': () =>
+      ok({ suggestedLocations: [], userAddedLocation: [], suggestedSearches: [], lang: 'en' as const }),
+    'places.geocode': ({ jobId }: { jobId: string }) =>
+      ok({ jobId, total: 0, matched: 0, byLevel: {}, cancelled: false }),
+    'places.cancelGeocode': () => ok({ cancelled: false }),
+    'places.listSaved': () => ok({ places: savedPlaces }),
+    'places.savePlace': (place: { placeName: string; latitude: number; longitude: number }) => {
+      const saved = {
+        eLoc: `FAKE${String(savedPlaces.length).padStart(4, '0')}`,
+        placeAddress: '',
+        type: 'POI',
+        userName: 'test',
+        created: '2026-01-01T00:00:00.000Z',
+        ...place,
+      }
+      savedPlaces.unshift(saved)
+      return ok(saved)
+    },
+    'places.deleteSaved': ({ eLoc }: { eLoc: string }) => {
+      const at = savedPlaces.findIndex((p) => p.eLoc === eLoc)
+      if (at < 0) return fail('not-found', `No saved place with eLoc ${eLoc}`)
+      return ok(savedPlaces.splice(at, 1)[0]!)
+    },
     'app.info': () =>
       ok({ name: 'Geo Analyst', version: '0.0.0-test', host: 'web', platform: 'test', configDir: '/tmp/x' }),
     'settings.get': () => ok(state.view),
