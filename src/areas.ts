@@ -3,5 +3,6 @@
  * with the shell in its own `area.ts`; the activity bar lists them by their `order`.
  */
 export { default as map } from './features/layers/area'
+export { default as routing } from './features/routing/area'
 export { default as gis } from './features/gis/area'
 export { default as places } from './features/places/area'

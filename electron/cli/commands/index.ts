@@ -6,6 +6,7 @@ import { historyCommands } from './history'
 import { mapCommands } from './map'
 import { placesCommands } from './places'
 import { profileCommands } from './profile'
+import { routingCommands } from './routing'
 import { secretCommands } from './secret'
 
 /**
@@ -20,5 +21,6 @@ export const COMMANDS: readonly CliCommand[] = [
   ...historyCommands,
   ...mapCommands,
   ...placesCommands,
+  ...routingCommands,
   ...gisCommands,
 ]

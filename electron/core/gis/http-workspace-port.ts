@@ -7,7 +7,7 @@ import { GeoFailure } from '../geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../workspace/local-workspace-port'
 
 /** The failure an error answer of the local service means: its class by status, its message and field. */
-async function failureOf(response: Response, operation: string): Promise<GeoFailure> {
+export async function failureOf(response: Response, operation: string): Promise<GeoFailure> {
   let message = `HTTP ${response.status}`
   let field: string | undefined
   let code: string | undefined

@@ -9,6 +9,7 @@ import {
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
 import { mapOperations } from '../../../electron/contract/map/operations'
+import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
 import { placesOperations } from '../../../electron/contract/places/operations'
 import { HandlerRegistry } from '../../../electron/core/area'
@@ -93,6 +94,7 @@ describe('the one contract table', () => {
         ...Object.keys(appOperations),
         ...Object.keys(mapOperations),
         ...Object.keys(placesOperations),
+        ...Object.keys(routingOperations),
         ...Object.keys(gisOperations),
       ]),
     )
