@@ -117,6 +117,14 @@ describe('layers, symbology, map export and projects in the browser host', () =>
     const layersPanel = page.getByRole('tabpanel', { name: 'Layers' })
     await layersPanel.getByText('No layers on the map yet.').waitFor({ timeout: 30_000 })
     expect(await seriousViolations(page)).toEqual([])
+    // Every area's side panel passes too.
+    const tabs = page.getByRole('navigation', { name: 'Activity bar' }).getByRole('tab')
+    for (const name of await tabs.allTextContents()) {
+      await openArea(page, name.trim())
+      await page.getByRole('tabpanel', { name: name.trim() }).getByRole('button').first().waitFor()
+      expect(await seriousViolations(page), name).toEqual([])
+    }
+    await openArea(page, 'Layers')
     await layersPanel.getByRole('button', { name: 'Show a dataset' }).click()
     await page
       .getByRole('tabpanel', { name: 'Spatial analytics' })
@@ -165,6 +173,9 @@ describe('layers, symbology, map export and projects in the browser host', () =>
     // The cities graduated by population in five classes; the legend lists them low to high.
     await page.getByRole('button', { name: 'Style india_cities' }).click()
     const style = page.getByRole('region', { name: 'Style of india_cities' })
+    // A heatmap first: its legend is the density ramp.
+    await style.getByRole('combobox', { name: 'Symbol' }).selectOption('heatmap')
+    await legendOf(page, 'india_cities').getByText('Density: low to high').waitFor()
     await style.getByRole('combobox', { name: 'Symbol' }).selectOption('graduated')
     await style.getByRole('combobox', { name: 'Field' }).selectOption('population')
     await style.getByRole('combobox', { name: 'Method' }).selectOption('quantile')
