@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest'
+import { seriousViolations } from '../support/axe'
 import { openApp, pageProblems, useAppSession } from '../support/app'
 import { saveScreenshot } from '../support/screenshots'
 
@@ -14,6 +15,8 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
     // The simulated fleet (25 vehicles by default), labelled as simulated.
     await expect.poll(() => table.getByRole('row').count(), { timeout: 60_000 }).toBeGreaterThan(20)
     await panel.getByText('simulated', { exact: true }).waitFor()
+    expect(await seriousViolations(page)).toEqual([])
+    expect(pageProblems(page)).toEqual([])
 
     // Search narrows the list.
     const search = panel.getByRole('searchbox', { name: 'Search devices' })
@@ -104,6 +107,7 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
     await items.first().focus()
     await page.keyboard.press('Enter')
     await expect.poll(() => items.first().getAttribute('aria-current')).toBe('true')
+    expect(await seriousViolations(page)).toEqual([])
     await saveScreenshot(page, 'fleet.png')
 
     // Replay: a recorded GPX track becomes a device that plays, pauses and changes speed.

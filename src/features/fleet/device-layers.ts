@@ -117,16 +117,14 @@ export function createDeviceLayers(source: VectorSource, renderer: FleetRenderer
           source,
           style: webglDeviceStyle(),
           minZoom: CLUSTER_BELOW_ZOOM,
-          zIndex: 95,
           properties,
         })
-      : new VectorLayer({ source, style: deviceStyle, minZoom: CLUSTER_BELOW_ZOOM, zIndex: 95, properties })
+      : new VectorLayer({ source, style: deviceStyle, minZoom: CLUSTER_BELOW_ZOOM, properties })
   const cluster = new Cluster({ source, distance: CLUSTER_DISTANCE_PX })
   const clusters = new VectorLayer({
     source: cluster,
     style: clusterStyle,
     maxZoom: CLUSTER_BELOW_ZOOM,
-    zIndex: 95,
     properties: { name: 'Fleet clusters' },
   })
   return { devices, clusters, cluster }
