@@ -1,6 +1,7 @@
 import type { CliCommand } from '../context'
 import { localServiceCommands } from './local-service'
 import { callCommands } from './call'
+import { fleetCommands } from './fleet'
 import { gisCommands } from './gis'
 import { historyCommands } from './history'
 import { placesCommands } from './places'
@@ -20,5 +21,6 @@ export const COMMANDS: readonly CliCommand[] = [
   ...historyCommands,
   ...placesCommands,
   ...routingCommands,
+  ...fleetCommands,
   ...gisCommands,
 ]
