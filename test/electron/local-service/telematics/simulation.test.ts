@@ -91,8 +91,8 @@ describe('the simulated fleet', () => {
       const changed = await f.call('GET', `/devices?state=${full.serverTime}`)
       expect(changed.serverTime).toBe(full.serverTime + 5)
       // Running vehicles report every second, parked ones once a minute: some, not all.
-    expect(changed.data.length).toBeGreaterThan(0)
-    expect(changed.data.length).toBeLessThan(full.data.length)
+      expect(changed.data.length).toBeGreaterThan(0)
+      expect(changed.data.length).toBeLessThan(full.data.length)
       for (const d of changed.data) {
         expect(d.active).toBe(true)
         expect(d.location.gprsTime).toBeGreaterThan(full.serverTime)
