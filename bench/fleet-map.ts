@@ -3,8 +3,9 @@
 // service's simulated fleet (polling every 5 s as the app does).
 //
 // Scenarios, side by side in one run: 100 and 5,000 devices drawn one by one (arrows) by the canvas vector
-// layer (the app's default), 5,000 by the WebGL vector layer (the alternative, `geo-analyst.fleetRenderer`
-// = `webgl`), and 5,000 zoomed out, where they are clustered. Frames per second (median of the drags) and
+// layer, 5,000 by an image layer (the app's default: drawn once per change, moved as a picture while
+// panning) and by the WebGL vector layer (`geo-analyst.fleetRenderer` = `canvas` / `image` / `webgl`), and
+// 5,000 zoomed out, where they are clustered. Frames per second (median of the drags) and
 // median and 95th-percentile frame times; ratios against 100 devices on canvas.
 //
 // Needs a build (`npm run build:renderer`). Options: --devices N (default 5000), --drags N (default 3).
@@ -20,7 +21,7 @@ function flag(name: string, fallback: number): number {
 
 /** `src/features/fleet/device-layers.ts`: how the renderer draws the devices (`canvas` or `webgl`). */
 const FLEET_RENDERER_KEY = 'geo-analyst.fleetRenderer'
-type FleetRenderer = 'canvas' | 'webgl'
+type FleetRenderer = 'canvas' | 'image' | 'webgl'
 
 const MANY = flag('devices', 5000)
 const DRAGS = flag('drags', 3)
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
       renderer: 'canvas',
       zoomOut: 0,
     },
+    { label: `${MANY.toLocaleString('en-US')} devices, image`, devices: MANY, renderer: 'image', zoomOut: 0 },
     { label: `${MANY.toLocaleString('en-US')} devices, WebGL`, devices: MANY, renderer: 'webgl', zoomOut: 0 },
     {
       label: `${MANY.toLocaleString('en-US')} devices, clustered`,

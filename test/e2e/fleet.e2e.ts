@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { describe, expect, it } from 'vitest'
 import { seriousViolations } from '../support/axe'
-import { openApp, pageProblems, useAppSession } from '../support/app'
+import { openApp, openArea, pageProblems, useAppSession } from '../support/app'
 import { saveScreenshot } from '../support/screenshots'
 
 const session = useAppSession()
@@ -10,6 +10,8 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
   it('devices panel, map, drawer, alarm composer and alerts feed against the local service', async () => {
     const page = await openApp(session.browser, session.host, undefined, 'Fleet')
     const panel = page.getByRole('region', { name: 'Devices' })
+    const zoom = async () =>
+      Number(/Zoom: ([\d.]+)/.exec((await page.getByText(/Zoom: /).textContent()) ?? '')?.[1])
     await panel.waitFor({ timeout: 30_000 })
     const table = panel.getByRole('table', { name: 'Devices' })
     // The simulated fleet (25 vehicles by default), labelled as simulated.
@@ -29,12 +31,7 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
     // Map: go to the fleet; at this zoom the devices are drawn one by one.
     await panel.getByRole('button', { name: 'Zoom to the listed devices' }).click()
     const map = page.getByRole('region', { name: 'Map' })
-    await expect
-      .poll(
-        async () => Number(/Zoom: ([\d.]+)/.exec((await page.getByText(/Zoom: /).textContent()) ?? '')?.[1]),
-        { timeout: 15_000 },
-      )
-      .toBeGreaterThan(9)
+    await expect.poll(zoom, { timeout: 15_000 }).toBeGreaterThan(9)
 
     // Keyboard: the second device in the list; its drawer opens.
     const rows = table.getByRole('row')
@@ -52,7 +49,16 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
     await expect
       .poll(() => selected.getByRole('button', { name: 'Following' }).getAttribute('aria-pressed'))
       .toBe('true')
+    // Following centres the map on it, close in; then a click on its arrow chooses it again.
+    await expect.poll(zoom, { timeout: 15_000 }).toBeGreaterThanOrEqual(13.9)
     await selected.getByRole('button', { name: 'Following' }).click()
+    await rows.nth(3).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => rows.nth(3).getAttribute('aria-selected')).toBe('true')
+    const mapBox = (await map.boundingBox())!
+    await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
+    await expect.poll(() => rows.nth(2).getAttribute('aria-selected')).toBe('true')
+    await drawer.getByRole('heading', { name: second }).waitFor()
 
     // Composer: a stoppage alarm (ignition off, not moving) of high severity, for the devices inside a
     // polygon drawn on the map around them.
@@ -109,6 +115,13 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
     await expect.poll(() => items.first().getAttribute('aria-current')).toBe('true')
     expect(await seriousViolations(page)).toEqual([])
     await saveScreenshot(page, 'fleet.png')
+
+    // The fleet's layers are entries of the layer list, with the status colours in their legend.
+    await openArea(page, 'Layers')
+    const layers = page.getByRole('tabpanel', { name: 'Layers' })
+    await layers.getByRole('listitem', { name: 'Fleet (simulated)' }).waitFor()
+    await layers.getByRole('listitem', { name: /^Trail of / }).waitFor()
+    await openArea(page, 'Fleet')
 
     // Replay: a recorded GPX track becomes a device that plays, pauses and changes speed.
     const replay = page.getByRole('region', { name: 'Replay' })

@@ -1,5 +1,6 @@
 import type { FeatureLike } from 'ol/Feature'
 import VectorLayer from 'ol/layer/Vector'
+import VectorImageLayer from 'ol/layer/VectorImage'
 import WebGLVectorLayer from 'ol/layer/WebGLVector'
 import Cluster from 'ol/source/Cluster'
 import type VectorSource from 'ol/source/Vector'
@@ -10,11 +11,12 @@ import { STATUS_COLOURS, statusColour } from './fleet-look'
 
 /**
  * The live layer's OpenLayers layers: devices as arrows (heading, status colour) from `CLUSTER_BELOW_ZOOM`
- * on, and clusters (count, colour of their most common status) when zoomed out. The devices' layer is a
- * canvas vector layer by default, or a WebGL one (`geo-analyst.fleetRenderer` = `webgl`); `bench:fleet-map`
- * measures both (ADR 016).
+ * on, and clusters (count, colour of their most common status) when zoomed out. The devices are drawn by an
+ * image layer (drawn once per change, moved as a picture while panning), or — `geo-analyst.fleetRenderer` —
+ * by a canvas vector layer (`canvas`: every arrow on every frame) or a WebGL one (`webgl`);
+ * `bench:fleet-map` measures them (ADR 016).
  */
-export type FleetRenderer = 'canvas' | 'webgl'
+export type FleetRenderer = 'canvas' | 'image' | 'webgl'
 export const FLEET_RENDERER_KEY = 'geo-analyst.fleetRenderer'
 /** Below this zoom the devices are drawn as clusters. */
 export const CLUSTER_BELOW_ZOOM = 11
@@ -22,9 +24,10 @@ export const CLUSTER_DISTANCE_PX = 40
 
 export function fleetRenderer(): FleetRenderer {
   try {
-    return globalThis.localStorage?.getItem(FLEET_RENDERER_KEY) === 'webgl' ? 'webgl' : 'canvas'
+    const chosen = globalThis.localStorage?.getItem(FLEET_RENDERER_KEY)
+    return chosen === 'webgl' || chosen === 'canvas' ? chosen : 'image'
   } catch {
-    return 'canvas'
+    return 'image'
   }
 }
 
@@ -104,7 +107,7 @@ export function webglDeviceStyle(): FlatStyle {
 }
 
 export interface DeviceLayers {
-  devices: VectorLayer | WebGLVectorLayer
+  devices: VectorLayer | VectorImageLayer | WebGLVectorLayer
   clusters: VectorLayer
   cluster: Cluster
 }
@@ -119,7 +122,9 @@ export function createDeviceLayers(source: VectorSource, renderer: FleetRenderer
           minZoom: CLUSTER_BELOW_ZOOM,
           properties,
         })
-      : new VectorLayer({ source, style: deviceStyle, minZoom: CLUSTER_BELOW_ZOOM, properties })
+      : renderer === 'image'
+        ? new VectorImageLayer({ source, style: deviceStyle, minZoom: CLUSTER_BELOW_ZOOM, properties })
+        : new VectorLayer({ source, style: deviceStyle, minZoom: CLUSTER_BELOW_ZOOM, properties })
   const cluster = new Cluster({ source, distance: CLUSTER_DISTANCE_PX })
   const clusters = new VectorLayer({
     source: cluster,
