@@ -118,9 +118,14 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
 
     // The fleet's layers are entries of the layer list, with the status colours in their legend.
     await openArea(page, 'Layers')
-    const layers = page.getByRole('tabpanel', { name: 'Layers' })
-    await layers.getByRole('listitem', { name: 'Fleet (simulated)' }).waitFor()
-    await layers.getByRole('listitem', { name: /^Trail of / }).waitFor()
+    const layerTitles = () =>
+      page
+        .getByRole('tabpanel', { name: 'Layers' })
+        .getByRole('list', { name: 'Layers', exact: true })
+        .evaluate((list) => [...list.children].map((li) => li.getAttribute('aria-label') ?? ''))
+    await expect
+      .poll(layerTitles, { timeout: 30_000 })
+      .toEqual(expect.arrayContaining(['Fleet (simulated)', 'Trail of the chosen device', 'Basemap']))
     await openArea(page, 'Fleet')
 
     // Replay: a recorded GPX track becomes a device that plays, pauses and changes speed.
