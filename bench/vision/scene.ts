@@ -145,6 +145,10 @@ export interface SceneOptions {
   plates: number
   /** One plate across the right/left edge (panoramas). */
   seamPlate: boolean
+  /** Plate widths in pixels (default: drawn uniformly from 20–200). */
+  widths?: number[]
+  /** JPEG quality (default: drawn from 40–92). */
+  quality?: number
 }
 
 function defs(scale: number): string {
@@ -174,7 +178,7 @@ export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg
   const plateXs: number[] = []
   for (let i = 0; i < options.plates; i++) {
     const spec = randomPlate(rng)
-    const width = rng.range(20, 200)
+    const width = options.widths?.[i] ?? rng.range(20, 200)
     const depth = (width - 20) / 180
     let cx = rng.range(0.05, 0.95) * W
     if (options.seamPlate && i === 0) cx = W - width * 0.4
@@ -260,7 +264,8 @@ export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg
       `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular" GPano:UsePanoramaViewer="True" GPano:FullPanoWidthPixels="${W}" GPano:FullPanoHeightPixels="${H}" GPano:CroppedAreaImageWidthPixels="${W}" GPano:CroppedAreaImageHeightPixels="${H}" GPano:CroppedAreaLeftPixels="0" GPano:CroppedAreaTopPixels="0"/></rdf:RDF></x:xmpmeta>`,
     )
   }
-  const jpeg = await img.jpeg({ quality: rng.int(40, 92) }).toBuffer()
+  const quality = rng.int(40, 92)
+  const jpeg = await img.jpeg({ quality: options.quality ?? quality }).toBuffer()
   return { jpeg, label: { width: W, height: H, panorama: options.panorama, plates, distractors: out.distractors } }
 }
 

@@ -1,7 +1,7 @@
 import { DB_DEFAULTS, DET_MEAN, DET_STD, textRegions } from './detector'
 import { mergeOverlapping, tileGrid, union, type Rect } from './geometry'
 import type { PlateOcr } from './ocr'
-import { readPlate, type PlateReading } from './plate-grammar'
+import { normalizePlateText, readPlate, type PlateReading } from './plate-grammar'
 import { cropToTensor, regionContrast, type Raster } from './raster'
 import { REC_HEIGHT, type Recognition } from './recognizer'
 
@@ -40,6 +40,9 @@ export interface PlateFinding {
   plate: PlateReading
   lines: 1 | 2
 }
+
+/** A reading pieced from a box's halves is less sure than one of two lines the detector found apart. */
+const HALVES_PENALTY = 0.3
 
 /** Edit cost allowed from the reading to a plate: small text is read less exactly, so it may be further. */
 export function allowedCost(textHeight: number): number {
@@ -81,10 +84,10 @@ export async function findTextLines(
     cropToTensor(scaled, tile, tile.w, tile.h, tensor, w32, h32, DET_MEAN, DET_STD, options.panorama)
     const prob = await ocr.detect(tensor, w32, h32)
     for (const r of textRegions(prob, w32, h32, tile.w, tile.h, DB_DEFAULTS)) {
-      found.push({
-        rect: { x: (tile.x + r.rect.x) / s, y: (tile.y + r.rect.y) / s, w: r.rect.w / s, h: r.rect.h / s },
-        score: r.score,
-      })
+      let x = (tile.x + r.rect.x) / s
+      // the strip past a panorama's right edge repeats its left edge: text wholly in it is text there
+      if (options.panorama && x >= image.width) x -= image.width
+      found.push({ rect: { x, y: (tile.y + r.rect.y) / s, w: r.rect.w / s, h: r.rect.h / s }, score: r.score })
     }
   }
   return mergeOverlapping(found, 0.6, (a, b) => ({ rect: union(a.rect, b.rect), score: Math.max(a.score, b.score) }))
@@ -147,17 +150,20 @@ export async function findPlates(
   const readings = await readLines(ocr, image, [...detected.map((d) => d.rect), ...halves], options.panorama, options.signal)
   const lines: TextLine[] = detected.map((d, i) => ({ ...d, reading: readings[i] as Recognition }))
   const plates: PlateFinding[] = []
-  const consider = (rect: Rect, text: string, count: 1 | 2, textHeight: number): void => {
+  const consider = (rect: Rect, text: string, count: 1 | 2, textHeight: number, penalty = 0): void => {
     if (!plateShaped(rect, count)) return
-    const plate = readPlate(text, allowedCost(textHeight))
-    if (plate) plates.push({ rect, text, plate, lines: count })
+    const plate = readPlate(text, allowedCost(textHeight) - penalty)
+    if (plate) plates.push({ rect, text, plate: { ...plate, cost: plate.cost + penalty }, lines: count })
   }
   for (const line of lines) consider(line.rect, line.reading.text, 1, line.rect.h / 1.6)
   halfOf.forEach((i, k) => {
-    const top = readings[detected.length + 2 * k] as Recognition
-    const bottom = readings[detected.length + 2 * k + 1] as Recognition
+    const top = normalizePlateText((readings[detected.length + 2 * k] as Recognition).text)
+    const bottom = normalizePlateText((readings[detected.length + 2 * k + 1] as Recognition).text)
     const line = lines[i] as TextLine
-    consider(line.rect, `${top.text}${bottom.text}`, 2, line.rect.h / 3.2)
+    // a two-line plate's halves differ (state and district above, series and number below); one line of
+    // text cut in two reads the same twice
+    if (top.length < 3 || top.length > 5 || bottom.length < 4 || top === bottom || bottom.includes(top)) return
+    consider(line.rect, `${top}${bottom}`, 2, line.rect.h / 3.2, HALVES_PENALTY)
   })
   for (const a of lines) {
     for (const b of lines) {
