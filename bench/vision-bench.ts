@@ -17,12 +17,12 @@ import { quadCoverage } from './vision/warp'
  * of its registration. Each configuration (detector scale) runs over the same set, side by side.
  *
  *   npm run bench:vision                      # full set, default configuration and the baselines
- *   npm run bench:vision -- --scales 0.5,1    # compare detector scales
+ *   npm run bench:vision -- --scales auto,1   # compare detector scales (auto: full resolution up to 16 MP)
  *   npm run bench:vision -- --limit 40        # the first 40 photos and the panoramas, for a quick look
  */
 
 interface Args {
-  scales: number[]
+  scales: Array<number | 'auto'>
   limit?: number
   threads: number
   memoryOnly: boolean
@@ -34,7 +34,7 @@ function parseArgs(argv: string[]): Args {
     return i >= 0 ? argv[i + 1] : undefined
   }
   return {
-    scales: (get('scales') ?? '1').split(',').map(Number),
+    scales: (get('scales') ?? 'auto').split(',').map((v) => (v === 'auto' ? 'auto' : Number(v))),
     limit: get('limit') ? Number(get('limit')) : undefined,
     threads: Number(get('threads') ?? 2),
     memoryOnly: argv.includes('--one'),
@@ -46,7 +46,11 @@ function levenshtein(a: string, b: string): number {
   for (let j = 1; j <= b.length; j++) d[0]![j] = j
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++)
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      d[i]![j] = Math.min(
+        d[i - 1]![j]! + 1,
+        d[i]![j - 1]! + 1,
+        d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      )
   return d[a.length]![b.length]!
 }
 
@@ -56,7 +60,12 @@ async function decodeRgb(bytes: Uint8Array): Promise<Raster> {
 }
 
 /** Can the recogniser read the plate from the image (its crop, and for two-line plates its two halves)? */
-async function readable(ocr: PlateOcr, image: Raster, plate: PlateLabel, panorama: boolean): Promise<boolean> {
+async function readable(
+  ocr: PlateOcr,
+  image: Raster,
+  plate: PlateLabel,
+  panorama: boolean,
+): Promise<boolean> {
   const xs = plate.quad.map((q) => q[0])
   const ys = plate.quad.map((q) => q[1])
   const x0 = Math.min(...xs)
@@ -64,7 +73,11 @@ async function readable(ocr: PlateOcr, image: Raster, plate: PlateLabel, panoram
   const w = Math.max(...xs) - x0
   const h = Math.max(...ys) - y0
   const rect = { x: x0 - w * 0.05, y: y0 - h * 0.1, w: w * 1.1, h: h * 1.2 }
-  const rects = [rect, { ...rect, h: rect.h * 0.55 }, { ...rect, y: rect.y + rect.h * 0.45, h: rect.h * 0.55 }]
+  const rects = [
+    rect,
+    { ...rect, h: rect.h * 0.55 },
+    { ...rect, y: rect.y + rect.h * 0.45, h: rect.h * 0.55 },
+  ]
   const [whole, top, bottom] = await readLines(ocr, image, rects, panorama)
   const truth = plate.plate
   const near = (t: string): boolean => levenshtein(normalizePlateText(t).replace(/^IND/, ''), truth) <= 2
@@ -72,10 +85,14 @@ async function readable(ocr: PlateOcr, image: Raster, plate: PlateLabel, panoram
 }
 
 function covered(boxes: ReadonlyArray<{ x: number; y: number; w: number; h: number }>) {
-  return (x: number, y: number): boolean => boxes.some((b) => x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h)
+  return (x: number, y: number): boolean =>
+    boxes.some((b) => x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h)
 }
 
-function rectCoverage(r: { x: number; y: number; w: number; h: number }, inside: (x: number, y: number) => boolean): number {
+function rectCoverage(
+  r: { x: number; y: number; w: number; h: number },
+  inside: (x: number, y: number) => boolean,
+): number {
   let n = 0
   let hit = 0
   const step = Math.max(1, Math.min(r.w, r.h) / 8)
@@ -109,10 +126,25 @@ function sizeBand(w: number): string {
   return '120–200 px'
 }
 
-async function evaluate(ocr: PlateOcr, labels: ImageLabel[], options: BlurOptions, dir: string): Promise<Tally> {
+async function evaluate(
+  ocr: PlateOcr,
+  labels: ImageLabel[],
+  options: BlurOptions,
+  dir: string,
+): Promise<Tally> {
   const t: Tally = {
-    plates: 0, found: 0, readableBefore: 0, readableAfter: 0, distractors: 0, distractorsBlurred: 0,
-    allTextFound: 0, allTextDistractors: 0, msPerMp: [], bySize: new Map(), byLayout: new Map(), pano8kMs: [],
+    plates: 0,
+    found: 0,
+    readableBefore: 0,
+    readableAfter: 0,
+    distractors: 0,
+    distractorsBlurred: 0,
+    allTextFound: 0,
+    allTextDistractors: 0,
+    msPerMp: [],
+    bySize: new Map(),
+    byLayout: new Map(),
+    pano8kMs: [],
   }
   for (const [i, label] of labels.entries()) {
     const path = join(dir, label.file)
@@ -137,7 +169,10 @@ async function evaluate(ocr: PlateOcr, labels: ImageLabel[], options: BlurOption
       const found = quadCoverage(p.quad, inside, label.panorama ? label.width : undefined) >= 0.9
       if (found) t.found++
       if (quadCoverage(p.quad, allText, label.panorama ? label.width : undefined) >= 0.9) t.allTextFound++
-      for (const [map, key] of [[t.bySize, sizeBand(p.widthPx)], [t.byLayout, `${p.layout} ${p.colour}`]] as const) {
+      for (const [map, key] of [
+        [t.bySize, sizeBand(p.widthPx)],
+        [t.byLayout, `${p.layout} ${p.colour}`],
+      ] as const) {
         const e = map.get(key) ?? { n: 0, found: 0 }
         e.n++
         if (found) e.found++
@@ -163,10 +198,24 @@ const median = (xs: number[]): number => {
 const pct = (a: number, b: number): string => (b ? (a / b).toFixed(3) : '—')
 
 /** One 8000×4000 panorama in a fresh process: its time and the process's peak resident memory. */
-function measureOne(file: string, scale: number, threads: number): { ms: number; peakMb: number } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--one', file, '--scales', String(scale), '--threads', String(threads)], {
-    encoding: 'utf8',
-  })
+function measureOne(file: string, scale: number | 'auto', threads: number): { ms: number; peakMb: number } {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      import.meta.filename,
+      '--one',
+      file,
+      '--scales',
+      String(scale),
+      '--threads',
+      String(threads),
+    ],
+    {
+      encoding: 'utf8',
+    },
+  )
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'))
   if (!line) throw new Error(`the single-image run failed: ${r.stderr}`)
   return JSON.parse(line) as { ms: number; peakMb: number }
@@ -185,20 +234,29 @@ async function main(): Promise<void> {
   }
   console.log(`Generating or reusing the labelled set in ${SET_DIR} ...`)
   let labels = await ensureSet(FULL_SET)
-  if (args.limit !== undefined) labels = [...labels.filter((l) => !l.panorama).slice(0, args.limit), ...labels.filter((l) => l.panorama)]
+  if (args.limit !== undefined)
+    labels = [...labels.filter((l) => !l.panorama).slice(0, args.limit), ...labels.filter((l) => l.panorama)]
   const plates = labels.reduce((n, l) => n + l.plates.length, 0)
   const distractors = labels.reduce((n, l) => n + l.distractors.length, 0)
-  console.log(`${labels.length} images (${labels.filter((l) => l.panorama).length} panoramas), ${plates} plates, ${distractors} distractor texts`)
+  console.log(
+    `${labels.length} images (${labels.filter((l) => l.panorama).length} panoramas), ${plates} plates, ${distractors} distractor texts`,
+  )
   const ocr = await PlateOcr.load({ threads: args.threads })
   const rows: Array<[string, Tally, { ms: number; peakMb: number } | undefined]> = []
   for (const scale of args.scales) {
     console.log(`\nDetector scale ${scale}:`)
     const tally = await evaluate(ocr, labels, { detectScale: scale }, SET_DIR)
     const pano = labels.find((l) => l.width === 8000)
-    rows.push([`scale ${scale}`, tally, pano ? measureOne(join(SET_DIR, pano.file), scale, args.threads) : undefined])
+    rows.push([
+      `scale ${scale}`,
+      tally,
+      pano ? measureOne(join(SET_DIR, pano.file), scale, args.threads) : undefined,
+    ])
   }
   console.log('\nLicense-plate blurring (a plate is found when ≥ 90 % of it is blurred)')
-  console.log('| configuration | plate recall | distractors blurred | readable before → after | median ms/MP | 8000×4000 (s, in-run median) | 8000×4000 alone: s, peak MB | all-text baseline: recall, distractors |')
+  console.log(
+    '| configuration | plate recall | distractors blurred | readable before → after | median ms/MP | 8000×4000 (s, in-run median) | 8000×4000 alone: s, peak MB | all-text baseline: recall, distractors |',
+  )
   console.log('|---|---|---|---|---|---|---|---|')
   for (const [name, t, one] of rows) {
     console.log(
@@ -207,9 +265,12 @@ async function main(): Promise<void> {
   }
   for (const [name, t] of rows) {
     console.log(`\nRecall by plate width and by kind (${name}):`)
-    for (const [k, v] of [...t.bySize, ...[...t.byLayout].sort()]) console.log(`  ${k.padEnd(28)} ${pct(v.found, v.n)} (${v.found}/${v.n})`)
+    for (const [k, v] of [...t.bySize, ...[...t.byLayout].sort()])
+      console.log(`  ${k.padEnd(28)} ${pct(v.found, v.n)} (${v.found}/${v.n})`)
   }
-  console.log(`\nThreads per inference: ${args.threads}. Machine: ${(await import('node:os')).cpus().length} cores, shared with other work: figures are indicative.`)
+  console.log(
+    `\nThreads per inference: ${args.threads}. Machine: ${(await import('node:os')).cpus().length} cores, shared with other work: figures are indicative.`,
+  )
   await ocr.release()
 }
 

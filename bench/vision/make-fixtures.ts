@@ -13,10 +13,26 @@ const OUT = resolve(import.meta.dirname, '..', '..', 'test', 'fixtures', 'vision
 
 await mkdir(OUT, { recursive: true })
 const labels: ImageLabel[] = []
-const street = await makeScene(new Rng(14), { width: 1280, height: 720, panorama: false, plates: 2, seamPlate: false, widths: [170, 130], quality: 85 })
+const street = await makeScene(new Rng(14), {
+  width: 1280,
+  height: 720,
+  panorama: false,
+  plates: 2,
+  seamPlate: false,
+  widths: [170, 130],
+  quality: 85,
+})
 await writeFile(join(OUT, 'street.jpg'), street.jpeg)
 labels.push({ file: 'street.jpg', ...street.label })
-const pano = await makeScene(new Rng(12), { width: 2000, height: 1000, panorama: true, plates: 2, seamPlate: true, widths: [180, 150], quality: 85 })
+const pano = await makeScene(new Rng(12), {
+  width: 2000,
+  height: 1000,
+  panorama: true,
+  plates: 2,
+  seamPlate: true,
+  widths: [180, 150],
+  quality: 85,
+})
 await writeFile(join(OUT, 'pano-seam.jpg'), pano.jpeg)
 labels.push({ file: 'pano-seam.jpg', ...pano.label })
 await writeFile(join(OUT, 'labels.json'), JSON.stringify(labels, null, 1) + '\n')

@@ -33,7 +33,11 @@ export async function loadSet(dir = SET_DIR): Promise<ImageLabel[]> {
   return JSON.parse(await readFile(join(dir, 'labels.json'), 'utf8')) as ImageLabel[]
 }
 
-export async function ensureSet(plan: SetPlan = FULL_SET, dir = SET_DIR, log = console.log): Promise<ImageLabel[]> {
+export async function ensureSet(
+  plan: SetPlan = FULL_SET,
+  dir = SET_DIR,
+  log = console.log,
+): Promise<ImageLabel[]> {
   if (existsSync(join(dir, 'labels.json'))) return loadSet(dir)
   const tmp = `${dir}.partial`
   await rm(tmp, { recursive: true, force: true })
@@ -43,16 +47,27 @@ export async function ensureSet(plan: SetPlan = FULL_SET, dir = SET_DIR, log = c
   const jobs: Array<{ name: string; width: number; height: number; panorama: boolean; plates: number }> = []
   for (let i = 0; i < plan.photos; i++) {
     const [width, height] = PHOTO_SIZES[i % PHOTO_SIZES.length] as [number, number]
-    jobs.push({ name: `photo-${String(i).padStart(3, '0')}.jpg`, width, height, panorama: false, plates: 1 + (i % 4) })
+    jobs.push({
+      name: `photo-${String(i).padStart(3, '0')}.jpg`,
+      width,
+      height,
+      panorama: false,
+      plates: 1 + (i % 4),
+    })
   }
-  for (let i = 0; i < plan.panoramas4k; i++) jobs.push({ name: `pano4k-${i}.jpg`, width: 4000, height: 2000, panorama: true, plates: 8 })
-  for (let i = 0; i < plan.panoramas8k; i++) jobs.push({ name: `pano8k-${i}.jpg`, width: 8000, height: 4000, panorama: true, plates: 12 })
+  for (let i = 0; i < plan.panoramas4k; i++)
+    jobs.push({ name: `pano4k-${i}.jpg`, width: 4000, height: 2000, panorama: true, plates: 8 })
+  for (let i = 0; i < plan.panoramas8k; i++)
+    jobs.push({ name: `pano8k-${i}.jpg`, width: 8000, height: 4000, panorama: true, plates: 12 })
   const started = performance.now()
   for (const [n, job] of jobs.entries()) {
     const { jpeg, label } = await makeScene(rng, { ...job, seamPlate: job.panorama })
     await writeFile(join(tmp, job.name), jpeg)
     labels.push({ file: job.name, ...label })
-    if ((n + 1) % 25 === 0 || n === jobs.length - 1) log(`  generated ${n + 1}/${jobs.length} images (${((performance.now() - started) / 1000).toFixed(0)} s)`)
+    if ((n + 1) % 25 === 0 || n === jobs.length - 1)
+      log(
+        `  generated ${n + 1}/${jobs.length} images (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      )
   }
   await writeFile(join(tmp, 'labels.json'), JSON.stringify(labels))
   await rm(dir, { recursive: true, force: true })

@@ -15,7 +15,10 @@ export interface PlateSpec {
   font: string
 }
 
-const STATES = 'AN AP AR AS BR CG CH DD DL GA GJ HP HR JH JK KA KL LA MH ML MN MP MZ NL OD PB PY RJ SK TN TR TS UK UP WB'.split(' ')
+const STATES =
+  'AN AP AR AS BR CG CH DD DL GA GJ HP HR JH JK KA KL LA MH ML MN MP MZ NL OD PB PY RJ SK TN TR TS UK UP WB'.split(
+    ' ',
+  )
 const LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ'
 
 function letters(rng: Rng, n: number): string {
@@ -40,7 +43,12 @@ export function randomRegistration(rng: Rng): { plate: string; parts: string[] }
   }
   if (kind < 0.24) {
     // Delhi: DL 3C AB 1234 (district digit, category letter)
-    const parts = ['DL', `${rng.int(1, 14)}${rng.pick(['C', 'S', 'E', 'V', 'L'])}`, letters(rng, rng.int(1, 2)), digits(rng, 4)]
+    const parts = [
+      'DL',
+      `${rng.int(1, 14)}${rng.pick(['C', 'S', 'E', 'V', 'L'])}`,
+      letters(rng, rng.int(1, 2)),
+      digits(rng, 4),
+    ]
     return { plate: parts.join(''), parts }
   }
   const district = String(rng.int(1, 99)).padStart(2, '0')
@@ -60,8 +68,18 @@ const COLOURS: Record<PlateColour, { bg: string; fg: string }> = {
 export function randomPlate(rng: Rng): PlateSpec {
   const { plate, parts } = randomRegistration(rng)
   const layout: PlateLayout = rng.chance(0.3) ? 'two-line' : 'one-line'
-  const colour = rng.pick<PlateColour>(['white', 'white', 'white', 'yellow', 'yellow', 'green', 'green-commercial', 'black'])
-  const lines = layout === 'one-line' ? [parts.join(' ')] : [parts.slice(0, 2).join(' '), parts.slice(2).join(' ')]
+  const colour = rng.pick<PlateColour>([
+    'white',
+    'white',
+    'white',
+    'yellow',
+    'yellow',
+    'green',
+    'green-commercial',
+    'black',
+  ])
+  const lines =
+    layout === 'one-line' ? [parts.join(' ')] : [parts.slice(0, 2).join(' '), parts.slice(2).join(' ')]
   return { plate, lines, colour, layout, font: rng.pick(PLATE_FONTS) }
 }
 
@@ -78,7 +96,15 @@ export function plateSvg(spec: PlateSpec, pxPerMm: number): string {
   const left = 48
   let text = ''
   if (spec.layout === 'one-line') {
-    text = fittedText(font, spec.lines[0] as string, (left + w - 10) / 2, h / 2 + 32, 65, w - left - 22, fg).svg
+    text = fittedText(
+      font,
+      spec.lines[0] as string,
+      (left + w - 10) / 2,
+      h / 2 + 32,
+      65,
+      w - left - 22,
+      fg,
+    ).svg
   } else {
     text += fittedText(font, spec.lines[0] as string, (left + w - 10) / 2, 88, 65, w - left - 30, fg).svg
     text += fittedText(font, spec.lines[1] as string, (left + w - 10) / 2, 176, 65, w - left - 22, fg).svg
@@ -94,7 +120,13 @@ export function plateSvg(spec: PlateSpec, pxPerMm: number): string {
 }
 
 /** RGBA pixels of the plate, flat, at `pxPerMm`. */
-export async function rasterPlate(spec: PlateSpec, pxPerMm: number): Promise<{ data: Uint8Array; width: number; height: number }> {
-  const { data, info } = await sharp(Buffer.from(plateSvg(spec, pxPerMm))).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+export async function rasterPlate(
+  spec: PlateSpec,
+  pxPerMm: number,
+): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const { data, info } = await sharp(Buffer.from(plateSvg(spec, pxPerMm)))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height }
 }

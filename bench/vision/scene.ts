@@ -37,16 +37,74 @@ export interface ImageLabel {
 }
 
 const SIGN_TEXTS = [
-  'SHARMA SWEETS', 'GUPTA MEDICAL STORE', 'HOTEL SAGAR', 'NEW DELHI TAILORS', 'MOBILE REPAIRING', 'SALE 50% OFF',
-  'OPEN 24 HOURS', 'STATE BANK ATM', 'CHEMIST', 'PAN SHOP', 'AUTO PARTS', 'RAJ ELECTRICALS', 'CALL 98201 45678',
-  'FRESH JUICE', 'BOOK DEPOT', 'TEA STALL', 'PARKING', 'NO ENTRY', 'PHARMACY', 'BAKERY', 'SHOP NO 12', 'GATE NO 3',
-  'PLOT 45 SECTOR 21', 'SINCE 1985', 'XEROX', 'ROOM 204', 'EXIT', 'KRISHNA TRAVELS', 'SAI HARDWARE', 'DR MEHTA CLINIC',
-  'JAIN GENERAL STORE', 'LAXMI JEWELLERS', 'TIFFIN CENTRE', 'HAIR SALOON', 'GAS AGENCY', 'BUS STOP', 'SPEED LIMIT 40',
-  'MG ROAD', 'PIN 400012', 'STD ISD PCO', 'NH 48', 'BLOCK C 17', 'WING A FLAT 702',
+  'SHARMA SWEETS',
+  'GUPTA MEDICAL STORE',
+  'HOTEL SAGAR',
+  'NEW DELHI TAILORS',
+  'MOBILE REPAIRING',
+  'SALE 50% OFF',
+  'OPEN 24 HOURS',
+  'STATE BANK ATM',
+  'CHEMIST',
+  'PAN SHOP',
+  'AUTO PARTS',
+  'RAJ ELECTRICALS',
+  'CALL 98201 45678',
+  'FRESH JUICE',
+  'BOOK DEPOT',
+  'TEA STALL',
+  'PARKING',
+  'NO ENTRY',
+  'PHARMACY',
+  'BAKERY',
+  'SHOP NO 12',
+  'GATE NO 3',
+  'PLOT 45 SECTOR 21',
+  'SINCE 1985',
+  'XEROX',
+  'ROOM 204',
+  'EXIT',
+  'KRISHNA TRAVELS',
+  'SAI HARDWARE',
+  'DR MEHTA CLINIC',
+  'JAIN GENERAL STORE',
+  'LAXMI JEWELLERS',
+  'TIFFIN CENTRE',
+  'HAIR SALOON',
+  'GAS AGENCY',
+  'BUS STOP',
+  'SPEED LIMIT 40',
+  'MG ROAD',
+  'PIN 400012',
+  'STD ISD PCO',
+  'NH 48',
+  'BLOCK C 17',
+  'WING A FLAT 702',
 ]
 
-const FACADE = ['#c9b79c', '#d8cfc0', '#b0a48e', '#e2c79f', '#9fb3b8', '#d9a58b', '#c2c7a3', '#e6dccb', '#a89f97', '#cf9f9f']
-const CAR = ['#b8bcc2', '#2b2d30', '#e8e8e6', '#8a1d1d', '#1d3a6e', '#6c6f73', '#c4a46b', '#3d5a3d', '#e2e2e2']
+const FACADE = [
+  '#c9b79c',
+  '#d8cfc0',
+  '#b0a48e',
+  '#e2c79f',
+  '#9fb3b8',
+  '#d9a58b',
+  '#c2c7a3',
+  '#e6dccb',
+  '#a89f97',
+  '#cf9f9f',
+]
+const CAR = [
+  '#b8bcc2',
+  '#2b2d30',
+  '#e8e8e6',
+  '#8a1d1d',
+  '#1d3a6e',
+  '#6c6f73',
+  '#c4a46b',
+  '#3d5a3d',
+  '#e2e2e2',
+]
 const SIGN_BG = ['#b3001b', '#1c4fa0', '#0f6b3a', '#f0c419', '#ffffff', '#222222', '#ff7a00', '#6a1b9a']
 
 function signColours(rng: Rng): { bg: string; fg: string } {
@@ -121,7 +179,14 @@ function trees(rng: Rng, W: number, horizon: number, scale: number, out: Placeme
 }
 
 /** A car seen from behind or in front, its plate on the bumper; returns where the plate goes. */
-function car(rng: Rng, out: Placement, cx: number, bottom: number, plateWidth: number, spec: PlateSpec): void {
+function car(
+  rng: Rng,
+  out: Placement,
+  cx: number,
+  bottom: number,
+  plateWidth: number,
+  spec: PlateSpec,
+): void {
   const { w: pw } = plateSize(spec.layout)
   const mm = plateWidth / pw
   const cw = 1750 * mm
@@ -159,7 +224,10 @@ function defs(scale: number): string {
 }
 
 /** Build one scene: the SVG background, then plates warped in, then camera degradations. */
-export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg: Buffer; label: Omit<ImageLabel, 'file'> }> {
+export async function makeScene(
+  rng: Rng,
+  options: SceneOptions,
+): Promise<{ jpeg: Buffer; label: Omit<ImageLabel, 'file'> }> {
   const { width: W, height: H } = options
   const scale = options.panorama ? H / 2000 : H / 1100
   const horizon = options.panorama ? H * rng.range(0.46, 0.52) : H * rng.range(0.35, 0.55)
@@ -183,7 +251,12 @@ export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg
     let cx = rng.range(0.05, 0.95) * W
     if (options.seamPlate && i === 0) cx = W - width * 0.4
     // keep cars apart
-    for (let tries = 0; tries < 20 && plateXs.some((p) => Math.abs(p - cx) < 900 * (width / 500) + 60); tries++) cx = rng.range(0.05, 0.95) * W
+    for (
+      let tries = 0;
+      tries < 20 && plateXs.some((p) => Math.abs(p - cx) < 900 * (width / 500) + 60);
+      tries++
+    )
+      cx = rng.range(0.05, 0.95) * W
     plateXs.push(cx)
     const bottom = horizon + ground * (0.12 + 0.85 * depth) + rng.range(-10, 10) * scale
     car(rng, out, cx, Math.min(H - 4, bottom), width, spec)
@@ -204,11 +277,15 @@ export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg
     }
     return b
   }
-  const coarse = await sharp(noise(Math.ceil(W / 48), Math.ceil(H / 48), 28), { raw: { width: Math.ceil(W / 48), height: Math.ceil(H / 48), channels: 3 } })
+  const coarse = await sharp(noise(Math.ceil(W / 48), Math.ceil(H / 48), 28), {
+    raw: { width: Math.ceil(W / 48), height: Math.ceil(H / 48), channels: 3 },
+  })
     .resize(W, H, { kernel: 'cubic', fit: 'fill' })
     .png()
     .toBuffer()
-  const fine = await sharp(noise(Math.ceil(W / 3), Math.ceil(H / 3), 14), { raw: { width: Math.ceil(W / 3), height: Math.ceil(H / 3), channels: 3 } })
+  const fine = await sharp(noise(Math.ceil(W / 3), Math.ceil(H / 3), 14), {
+    raw: { width: Math.ceil(W / 3), height: Math.ceil(H / 3), channels: 3 },
+  })
     .resize(W, H, { kernel: 'cubic', fit: 'fill' })
     .png()
     .toBuffer()
@@ -253,10 +330,12 @@ export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg
       widthPx: Math.max(...xs) - Math.min(...xs),
     })
   }
-    // camera: optics blur, sensor noise, JPEG
+  // camera: optics blur, sensor noise, JPEG
   const sigma = rng.pick([0, 0, 0.6, 0.9, 1.2])
   const grain = rng.range(0, 6)
-  if (grain > 0.5) for (let i = 0; i < scene.data.length; i++) scene.data[i] = Math.max(0, Math.min(255, scene.data[i]! + Math.round(gauss() * grain)))
+  if (grain > 0.5)
+    for (let i = 0; i < scene.data.length; i++)
+      scene.data[i] = Math.max(0, Math.min(255, scene.data[i]! + Math.round(gauss() * grain)))
   let img = sharp(scene.data, { raw: { width: W, height: H, channels: 3 } })
   if (sigma > 0) img = img.blur(sigma)
   if (options.panorama) {
@@ -266,7 +345,10 @@ export async function makeScene(rng: Rng, options: SceneOptions): Promise<{ jpeg
   }
   const quality = rng.int(40, 92)
   const jpeg = await img.jpeg({ quality: options.quality ?? quality }).toBuffer()
-  return { jpeg, label: { width: W, height: H, panorama: options.panorama, plates, distractors: out.distractors } }
+  return {
+    jpeg,
+    label: { width: W, height: H, panorama: options.panorama, plates, distractors: out.distractors },
+  }
 }
 
 export { quadCoverage }

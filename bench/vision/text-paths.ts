@@ -57,7 +57,8 @@ export function textPath(font: Font, text: string, x: number, y: number, size: n
   for (const c of text) {
     const g = font.charToGlyph(c)
     const d = g.getPath(0, 0, size).toPathData(2)
-    if (d && !d.includes('NaN')) svg += `<path transform="translate(${cx.toFixed(2)} ${y.toFixed(2)})" d="${d}"/>`
+    if (d && !d.includes('NaN'))
+      svg += `<path transform="translate(${cx.toFixed(2)} ${y.toFixed(2)})" d="${d}"/>`
     cx += ((g.advanceWidth ?? 0) * size) / font.unitsPerEm
   }
   return svg

@@ -46,7 +46,12 @@ export interface Scene {
  * Draw `src` (RGBA, `sw`×`sh`) into the scene so that its corners land on `quad` (TL, TR, BR, BL), with
  * 4×4 supersampling per scene pixel; x wraps around the scene's width when `wrap` (a 360° panorama).
  */
-export function warpInto(scene: Scene, src: { data: Uint8Array; width: number; height: number }, quad: readonly Point[], wrap = false): void {
+export function warpInto(
+  scene: Scene,
+  src: { data: Uint8Array; width: number; height: number },
+  quad: readonly Point[],
+  wrap = false,
+): void {
   const { width: sw, height: sh, data: s } = src
   const h = homography(quad, [
     [0, 0],
@@ -93,7 +98,11 @@ export function warpInto(scene: Scene, src: { data: Uint8Array; width: number; h
 }
 
 /** Share of the pixels inside `quad` for which `covered(x, y)` holds (pixel centres; x wraps if `width`). */
-export function quadCoverage(quad: readonly Point[], covered: (x: number, y: number) => boolean, width?: number): number {
+export function quadCoverage(
+  quad: readonly Point[],
+  covered: (x: number, y: number) => boolean,
+  width?: number,
+): number {
   const xs = quad.map((p) => p[0])
   const ys = quad.map((p) => p[1])
   let inside = 0

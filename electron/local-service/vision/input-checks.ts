@@ -41,7 +41,8 @@ const OTHER_IMAGE_SIGNATURES: ReadonlyArray<{ name: string; test: (b: Uint8Array
 
 function ascii(bytes: Uint8Array, start: number, length: number): string {
   let s = ''
-  for (let i = start; i < start + length && i < bytes.length; i++) s += String.fromCharCode(bytes[i] as number)
+  for (let i = start; i < start + length && i < bytes.length; i++)
+    s += String.fromCharCode(bytes[i] as number)
   return s
 }
 
@@ -49,10 +50,17 @@ function ascii(bytes: Uint8Array, start: number, length: number): string {
  * What the upload is, from its first bytes and its size (never from its name): JPEG or PNG, or a clear error
  * for an empty file, a file over the byte cap, another image format, or something that is no image at all.
  */
-export function sniffUpload(head: Uint8Array, size: number, limits: VisionLimits = VISION_LIMITS): AcceptedFormat {
+export function sniffUpload(
+  head: Uint8Array,
+  size: number,
+  limits: VisionLimits = VISION_LIMITS,
+): AcceptedFormat {
   if (size === 0) throw new VisionInputError('empty-file', 'the file is empty (0 bytes)')
   if (size > limits.maxBytes) {
-    throw new VisionInputError('too-large', `the file is ${size} bytes; at most ${limits.maxBytes} bytes are accepted`)
+    throw new VisionInputError(
+      'too-large',
+      `the file is ${size} bytes; at most ${limits.maxBytes} bytes are accepted`,
+    )
   }
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg'
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
@@ -74,12 +82,15 @@ export function checkDimensions(
   limits: VisionLimits = VISION_LIMITS,
 ): { width: number; height: number } {
   if (!width || !height || !Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw new VisionInputError('corrupt-image', 'the image is corrupt: its header has no valid width and height')
+    throw new VisionInputError(
+      'corrupt-image',
+      'the image is corrupt: its header has no valid width and height',
+    )
   }
   if (width > limits.maxSide || height > limits.maxSide || width * height > limits.maxPixels) {
     throw new VisionInputError(
       'too-many-pixels',
-      `the image is ${width}×${height} (${(width * height / 1e6).toFixed(1)} megapixels); at most ${
+      `the image is ${width}×${height} (${((width * height) / 1e6).toFixed(1)} megapixels); at most ${
         limits.maxPixels / 1e6
       } megapixels and ${limits.maxSide} pixels a side are accepted`,
     )

@@ -12,7 +12,10 @@ export interface VisionBlurJob {
   kind: 'vision.blur'
   inputPath: string
   outputPath?: string
-  options?: Pick<BlurOptions, 'detectScale' | 'tileSize' | 'tileOverlap' | 'margin' | 'panorama' | 'jpegQuality'>
+  options?: Pick<
+    BlurOptions,
+    'detectScale' | 'tileSize' | 'tileOverlap' | 'margin' | 'panorama' | 'jpegQuality'
+  >
 }
 
 export interface VisionBlurDone {
@@ -32,7 +35,11 @@ export interface VisionBlurDone {
 export type VisionJobResult =
   | { ok: true; value: VisionBlurDone }
   /** `input`: the upload is at fault (a 400 naming the problem); `fault`: something broke on our side (500). */
-  | { ok: false; error: { kind: 'input'; problem: VisionInputProblem; message: string } | { kind: 'fault'; message: string } }
+  | {
+      ok: false
+      error:
+        { kind: 'input'; problem: VisionInputProblem; message: string } | { kind: 'fault'; message: string }
+    }
 
 export interface VisionJobContext {
   /** Threads ONNX Runtime uses inside one inference. */
@@ -55,7 +62,10 @@ export function loadModels(threads = 2): Promise<PlateOcr> {
   return models
 }
 
-export async function runVisionJob(job: VisionBlurJob, context: VisionJobContext = {}): Promise<VisionJobResult> {
+export async function runVisionJob(
+  job: VisionBlurJob,
+  context: VisionJobContext = {},
+): Promise<VisionJobResult> {
   try {
     const ocr = await loadModels(context.threads)
     const outcome = await blurImageFile(ocr, job.inputPath, { ...job.options, signal: context.signal })
@@ -74,7 +84,11 @@ export async function runVisionJob(job: VisionBlurJob, context: VisionJobContext
       },
     }
   } catch (error) {
-    if (error instanceof VisionInputError) return { ok: false, error: { kind: 'input', problem: error.problem, message: error.message } }
-    return { ok: false, error: { kind: 'fault', message: error instanceof Error ? error.message : String(error) } }
+    if (error instanceof VisionInputError)
+      return { ok: false, error: { kind: 'input', problem: error.problem, message: error.message } }
+    return {
+      ok: false,
+      error: { kind: 'fault', message: error instanceof Error ? error.message : String(error) },
+    }
   }
 }

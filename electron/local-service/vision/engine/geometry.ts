@@ -33,7 +33,11 @@ export function overlapOfSmaller(a: Rect, b: Rect): number {
 }
 
 /** Width and height as the image is shown, after its EXIF orientation. */
-export function orientedSize(width: number, height: number, orientation: Orientation): { width: number; height: number } {
+export function orientedSize(
+  width: number,
+  height: number,
+  orientation: Orientation,
+): { width: number; height: number } {
   return orientation >= 5 ? { width: height, height: width } : { width, height }
 }
 

@@ -66,7 +66,12 @@ function pngChunks(png: Uint8Array): PngChunk[] | undefined {
   const chunks: PngChunk[] = []
   let i = 8
   while (i + 12 <= png.length) {
-    const length = (((png[i] as number) << 24) | ((png[i + 1] as number) << 16) | ((png[i + 2] as number) << 8) | (png[i + 3] as number)) >>> 0
+    const length =
+      (((png[i] as number) << 24) |
+        ((png[i + 1] as number) << 16) |
+        ((png[i + 2] as number) << 8) |
+        (png[i + 3] as number)) >>>
+      0
     const type = String.fromCharCode(...png.subarray(i + 4, i + 8))
     if (i + 12 + length > png.length) return undefined
     chunks.push({ type, bytes: png.subarray(i, i + 12 + length) })
@@ -77,7 +82,18 @@ function pngChunks(png: Uint8Array): PngChunk[] | undefined {
 }
 
 /** Ancillary chunks that describe the picture rather than encode it. */
-const CARRIED_PNG_CHUNKS = new Set(['iCCP', 'sRGB', 'gAMA', 'cHRM', 'pHYs', 'tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME'])
+const CARRIED_PNG_CHUNKS = new Set([
+  'iCCP',
+  'sRGB',
+  'gAMA',
+  'cHRM',
+  'pHYs',
+  'tEXt',
+  'zTXt',
+  'iTXt',
+  'eXIf',
+  'tIME',
+])
 
 export function pngMetadata(png: Uint8Array): Uint8Array[] {
   return (pngChunks(png) ?? []).filter((c) => CARRIED_PNG_CHUNKS.has(c.type)).map((c) => c.bytes)

@@ -47,12 +47,15 @@ export class PlateOcr {
 
   /** Read a batch of text-line tensors, each 48 px high and `width` wide (padded on the right). */
   async recognize(batch: Float32Array, count: number, width: number): Promise<Recognition[]> {
-    const out = await this.recognizer.run({ x: new ort.Tensor('float32', batch, [count, 3, REC_HEIGHT, width]) })
+    const out = await this.recognizer.run({
+      x: new ort.Tensor('float32', batch, [count, 3, REC_HEIGHT, width]),
+    })
     const probs = out[this.recognizer.outputNames[0] as string] as ort.Tensor
     const [n, steps, classes] = probs.dims as [number, number, number]
     const data = probs.data as Float32Array
     const results: Recognition[] = []
-    for (let i = 0; i < n; i++) results.push(ctcDecode(data, i * steps * classes, steps, classes, this.alphabet))
+    for (let i = 0; i < n; i++)
+      results.push(ctcDecode(data, i * steps * classes, steps, classes, this.alphabet))
     return results
   }
 

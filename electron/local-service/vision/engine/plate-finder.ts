@@ -87,10 +87,16 @@ export async function findTextLines(
       let x = (tile.x + r.rect.x) / s
       // the strip past a panorama's right edge repeats its left edge: text wholly in it is text there
       if (options.panorama && x >= image.width) x -= image.width
-      found.push({ rect: { x, y: (tile.y + r.rect.y) / s, w: r.rect.w / s, h: r.rect.h / s }, score: r.score })
+      found.push({
+        rect: { x, y: (tile.y + r.rect.y) / s, w: r.rect.w / s, h: r.rect.h / s },
+        score: r.score,
+      })
     }
   }
-  return mergeOverlapping(found, 0.6, (a, b) => ({ rect: union(a.rect, b.rect), score: Math.max(a.score, b.score) }))
+  return mergeOverlapping(found, 0.6, (a, b) => ({
+    rect: union(a.rect, b.rect),
+    score: Math.max(a.score, b.score),
+  }))
 }
 
 /** Read text boxes with the recogniser, in batches of similar width. */
@@ -101,7 +107,9 @@ export async function readLines(
   panorama: boolean,
   signal?: AbortSignal,
 ): Promise<Recognition[]> {
-  const widths = rects.map((r) => Math.min(1024, Math.max(16, Math.round((REC_HEIGHT * r.w) / Math.max(1, r.h)))))
+  const widths = rects.map((r) =>
+    Math.min(1024, Math.max(16, Math.round((REC_HEIGHT * r.w) / Math.max(1, r.h)))),
+  )
   const order = rects.map((_, i) => i).sort((a, b) => (widths[a] as number) - (widths[b] as number))
   const results: Recognition[] = new Array(rects.length)
   const batchSize = 8
@@ -113,7 +121,18 @@ export async function readLines(
     const batch = new Float32Array(group.length * 3 * plane)
     group.forEach((index, k) => {
       const view = batch.subarray(k * 3 * plane, (k + 1) * 3 * plane)
-      cropToTensor(image, rects[index] as Rect, widths[index] as number, REC_HEIGHT, view, width, REC_HEIGHT, [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], panorama)
+      cropToTensor(
+        image,
+        rects[index] as Rect,
+        widths[index] as number,
+        REC_HEIGHT,
+        view,
+        width,
+        REC_HEIGHT,
+        [0.5, 0.5, 0.5],
+        [0.5, 0.5, 0.5],
+        panorama,
+      )
     })
     const read = await ocr.recognize(batch, group.length, width)
     group.forEach((index, k) => {
@@ -147,7 +166,13 @@ export async function findPlates(
       halfOf.push(i)
     }
   })
-  const readings = await readLines(ocr, image, [...detected.map((d) => d.rect), ...halves], options.panorama, options.signal)
+  const readings = await readLines(
+    ocr,
+    image,
+    [...detected.map((d) => d.rect), ...halves],
+    options.panorama,
+    options.signal,
+  )
   const lines: TextLine[] = detected.map((d, i) => ({ ...d, reading: readings[i] as Recognition }))
   const plates: PlateFinding[] = []
   const consider = (rect: Rect, text: string, count: 1 | 2, textHeight: number, penalty = 0): void => {
@@ -162,7 +187,8 @@ export async function findPlates(
     const line = lines[i] as TextLine
     // a two-line plate's halves differ (state and district above, series and number below); one line of
     // text cut in two reads the same twice
-    if (top.length < 3 || top.length > 5 || bottom.length < 4 || top === bottom || bottom.includes(top)) return
+    if (top.length < 3 || top.length > 5 || bottom.length < 4 || top === bottom || bottom.includes(top))
+      return
     consider(line.rect, `${top}${bottom}`, 2, line.rect.h / 3.2, HALVES_PENALTY)
   })
   for (const a of lines) {

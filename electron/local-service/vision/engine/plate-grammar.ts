@@ -8,17 +8,37 @@
  */
 
 export const STATE_CODES: ReadonlySet<string> = new Set(
-  (
-    'AN AP AR AS BR CG CH DD DL DN GA GJ HP HR JH JK KA KL LA LD MH ML MN MP MZ NL OD OR PB PY RJ SK TN TR TS UK UP WB'
-  ).split(' '),
+  'AN AP AR AS BR CG CH DD DL DN GA GJ HP HR JH JK KA KL LA LD MH ML MN MP MZ NL OD OR PB PY RJ SK TN TR TS UK UP WB'.split(
+    ' ',
+  ),
 )
 
 /** Letter read where a digit belongs, and the digit it most likely is (and the other way round). */
 const LETTER_AS_DIGIT: Readonly<Record<string, string>> = {
-  O: '0', D: '0', Q: '0', U: '0', I: '1', L: '1', J: '1', T: '7', Z: '2', S: '5', B: '8', G: '6', A: '4',
+  O: '0',
+  D: '0',
+  Q: '0',
+  U: '0',
+  I: '1',
+  L: '1',
+  J: '1',
+  T: '7',
+  Z: '2',
+  S: '5',
+  B: '8',
+  G: '6',
+  A: '4',
 }
 const DIGIT_AS_LETTER: Readonly<Record<string, string>> = {
-  '0': 'O', '1': 'I', '2': 'Z', '3': 'B', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B',
+  '0': 'O',
+  '1': 'I',
+  '2': 'Z',
+  '3': 'B',
+  '4': 'A',
+  '5': 'S',
+  '6': 'G',
+  '7': 'T',
+  '8': 'B',
 }
 
 /** Cost of reading a known confusion; an unrelated character, a missing or an extra one costs 1. */

@@ -25,14 +25,38 @@ export function orientedRgb(stored: Raster, orientation: Orientation): Raster {
       let sx: number
       let sy: number
       switch (orientation) {
-        case 1: sx = x; sy = y; break
-        case 2: sx = W - 1 - x; sy = y; break
-        case 3: sx = W - 1 - x; sy = H - 1 - y; break
-        case 4: sx = x; sy = H - 1 - y; break
-        case 5: sx = y; sy = x; break
-        case 6: sx = y; sy = H - 1 - x; break
-        case 7: sx = W - 1 - y; sy = H - 1 - x; break
-        default: sx = W - 1 - y; sy = x; break
+        case 1:
+          sx = x
+          sy = y
+          break
+        case 2:
+          sx = W - 1 - x
+          sy = y
+          break
+        case 3:
+          sx = W - 1 - x
+          sy = H - 1 - y
+          break
+        case 4:
+          sx = x
+          sy = H - 1 - y
+          break
+        case 5:
+          sx = y
+          sy = x
+          break
+        case 6:
+          sx = y
+          sy = H - 1 - x
+          break
+        case 7:
+          sx = W - 1 - y
+          sy = H - 1 - x
+          break
+        default:
+          sx = W - 1 - y
+          sy = x
+          break
       }
       const i = (sy * W + sx) * c
       const o = (y * w + x) * 3
@@ -158,7 +182,8 @@ export function regionContrast(src: Raster, r: Rect, step = 8): number {
     for (let x = r.x; x < r.x + r.w; x += step) {
       const xi = x % W
       const i = (y * W + xi) * 3
-      const l = 0.299 * (data[i] as number) + 0.587 * (data[i + 1] as number) + 0.114 * (data[i + 2] as number)
+      const l =
+        0.299 * (data[i] as number) + 0.587 * (data[i + 1] as number) + 0.114 * (data[i + 2] as number)
       sum += l
       sq += l * l
       n++

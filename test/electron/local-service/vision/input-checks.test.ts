@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { checkDimensions, corruptImage, sniffUpload, VisionInputError } from '../../../../electron/local-service/vision/input-checks'
+import {
+  checkDimensions,
+  corruptImage,
+  sniffUpload,
+  VisionInputError,
+} from '../../../../electron/local-service/vision/input-checks'
 import { VISION_LIMITS } from '../../../../electron/local-service/vision/limits'
 
 const bytes = (...b: number[]) => new Uint8Array(b)
@@ -23,7 +28,10 @@ describe('sniffUpload: what the upload is, from its bytes', () => {
   })
 
   it('refuses an empty file', () => {
-    expect(problemOf(() => sniffUpload(bytes(), 0))).toEqual({ problem: 'empty-file', message: 'the file is empty (0 bytes)' })
+    expect(problemOf(() => sniffUpload(bytes(), 0))).toEqual({
+      problem: 'empty-file',
+      message: 'the file is empty (0 bytes)',
+    })
   })
 
   it('refuses a file over the byte cap, naming both sizes', () => {

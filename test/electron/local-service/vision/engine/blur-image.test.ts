@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { blurImageFile, type BlurredBox } from '../../../../../electron/local-service/vision/engine/blur-image'
+import {
+  blurImageFile,
+  type BlurredBox,
+} from '../../../../../electron/local-service/vision/engine/blur-image'
 import { PlateOcr } from '../../../../../electron/local-service/vision/engine/ocr'
 import { readLines } from '../../../../../electron/local-service/vision/engine/plate-finder'
 import { normalizePlateText } from '../../../../../electron/local-service/vision/engine/plate-grammar'
@@ -36,11 +39,20 @@ const label = (file: string) => labels.find((l) => l.file === file) as Label
 function bbox(quad: Array<[number, number]>) {
   const xs = quad.map((q) => q[0])
   const ys = quad.map((q) => q[1])
-  return { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) }
+  return {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    w: Math.max(...xs) - Math.min(...xs),
+    h: Math.max(...ys) - Math.min(...ys),
+  }
 }
 
 /** Share of the rectangle's pixels inside the union of the boxes (x modulo `wrap` for a panorama). */
-function coverage(r: { x: number; y: number; w: number; h: number }, boxes: BlurredBox[], wrap?: number): number {
+function coverage(
+  r: { x: number; y: number; w: number; h: number },
+  boxes: BlurredBox[],
+  wrap?: number,
+): number {
   let n = 0
   let hit = 0
   for (let y = Math.floor(r.y); y < r.y + r.h; y++)
@@ -53,12 +65,20 @@ function coverage(r: { x: number; y: number; w: number; h: number }, boxes: Blur
 }
 
 async function rgb(bytes: Uint8Array): Promise<Raster> {
-  const { data, info } = await sharp(bytes).autoOrient().removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const { data, info } = await sharp(bytes)
+    .autoOrient()
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height, channels: 3 }
 }
 
 /** What the recogniser reads in the plate's box, whole and as two halves. */
-async function readBack(image: Raster, r: { x: number; y: number; w: number; h: number }, wrap = false): Promise<string[]> {
+async function readBack(
+  image: Raster,
+  r: { x: number; y: number; w: number; h: number },
+  wrap = false,
+): Promise<string[]> {
   const rects = [r, { ...r, h: r.h * 0.55 }, { ...r, y: r.y + r.h * 0.45, h: r.h * 0.55 }]
   const read = await readLines(ocr, image, rects, wrap)
   return [read[0]!.text, read[1]!.text + read[2]!.text].map(normalizePlateText)
@@ -69,7 +89,11 @@ function editDistance(a: string, b: string): number {
   for (let j = 1; j <= b.length; j++) d[0]![j] = j
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++)
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      d[i]![j] = Math.min(
+        d[i - 1]![j]! + 1,
+        d[i]![j - 1]! + 1,
+        d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      )
   return d[a.length]![b.length]!
 }
 
@@ -86,7 +110,11 @@ describe('blurImageFile on a street photo', () => {
 
   it('answers a JPEG of the same size', async () => {
     const meta = await sharp(out.bytes).metadata()
-    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'jpeg', width: 1280, height: 720 })
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+      format: 'jpeg',
+      width: 1280,
+      height: 720,
+    })
     expect(out.panorama).toBe(false)
   })
 
@@ -96,7 +124,8 @@ describe('blurImageFile on a street photo', () => {
       const box = bbox(plate.quad)
       expect((await readBack(before, box)).some((t) => editDistance(t, plate.plate) <= 2)).toBe(true)
       expect(coverage(box, out.boxes)).toBeGreaterThanOrEqual(0.9)
-      for (const text of await readBack(after, box)) expect(editDistance(text, plate.plate)).toBeGreaterThan(4)
+      for (const text of await readBack(after, box))
+        expect(editDistance(text, plate.plate)).toBeGreaterThan(4)
     }
     expect(out.boxes.map((b) => b.plate).sort()).toEqual(plates.map((p) => p.plate).sort())
   })
@@ -116,7 +145,8 @@ describe('blurImageFile on a street photo', () => {
     let n = 0
     for (let y = 0; y < 720; y += 3)
       for (let x = 0; x < 1280; x += 3) {
-        if (out.boxes.some((b) => x >= b.x - 8 && x < b.x + b.w + 8 && y >= b.y - 8 && y < b.y + b.h + 8)) continue
+        if (out.boxes.some((b) => x >= b.x - 8 && x < b.x + b.w + 8 && y >= b.y - 8 && y < b.y + b.h + 8))
+          continue
         const i = (y * 1280 + x) * 3
         diff += Math.abs(before.data[i]! - after.data[i]!)
         n++
@@ -143,22 +173,35 @@ describe('blurImageFile on other inputs', () => {
   it('an image stored sideways (EXIF orientation 6) is searched upright and blurred where the viewer shows the plate', async () => {
     const path = join(dir, 'rotated.jpg')
     // store the pixels turned 90° anticlockwise and tag them "rotate 90° clockwise to show"
-    await sharp(join(FIXTURES, 'street.jpg')).rotate(270).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toFile(path)
+    await sharp(join(FIXTURES, 'street.jpg'))
+      .rotate(270)
+      .withMetadata({ orientation: 6 })
+      .jpeg({ quality: 95 })
+      .toFile(path)
     const out = await blurImageFile(ocr, path)
     const meta = await sharp(out.bytes).metadata()
-    expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({ width: 720, height: 1280, orientation: 6 })
+    expect({ width: meta.width, height: meta.height, orientation: meta.orientation }).toEqual({
+      width: 720,
+      height: 1280,
+      orientation: 6,
+    })
     const shown = await rgb(out.bytes)
     for (const plate of label('street.jpg').plates) {
       const box = bbox(plate.quad)
       expect(coverage(box, out.boxes)).toBeGreaterThanOrEqual(0.9)
-      for (const text of await readBack(shown, box)) expect(editDistance(text, plate.plate)).toBeGreaterThan(4)
+      for (const text of await readBack(shown, box))
+        expect(editDistance(text, plate.plate)).toBeGreaterThan(4)
     }
   }, 60_000)
 
   it('a panorama keeps its GPano XMP and EXIF, and a plate across the 360° seam is blurred on both edges', async () => {
     const source = join(FIXTURES, 'pano-seam.jpg')
     const path = join(dir, 'pano.jpg')
-    await sharp(source).keepXmp().withExif({ IFD0: { Make: 'Ricoh', Model: 'Theta Z1' } }).jpeg({ quality: 90 }).toFile(path)
+    await sharp(source)
+      .keepXmp()
+      .withExif({ IFD0: { Make: 'Ricoh', Model: 'Theta Z1' } })
+      .jpeg({ quality: 90 })
+      .toFile(path)
     const out = await blurImageFile(ocr, path)
     expect(out.panorama).toBe(true)
     const meta = await sharp(out.bytes).metadata()
@@ -171,7 +214,8 @@ describe('blurImageFile on other inputs', () => {
     expect(out.boxes.some((b) => b.x === 0)).toBe(true)
     expect(out.boxes.some((b) => b.x + b.w === 2000)).toBe(true)
     const shown = await rgb(out.bytes)
-    for (const text of await readBack(shown, box, true)) expect(editDistance(text, seam.plate)).toBeGreaterThan(4)
+    for (const text of await readBack(shown, box, true))
+      expect(editDistance(text, seam.plate)).toBeGreaterThan(4)
   }, 120_000)
 
   it('a truncated JPEG is a corrupt image, not a fault', async () => {
@@ -193,6 +237,8 @@ describe('blurImageFile on other inputs', () => {
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController()
     controller.abort(new Error('client went away'))
-    await expect(blurImageFile(ocr, join(FIXTURES, 'street.jpg'), { signal: controller.signal })).rejects.toThrow('client went away')
+    await expect(
+      blurImageFile(ocr, join(FIXTURES, 'street.jpg'), { signal: controller.signal }),
+    ).rejects.toThrow('client went away')
   })
 })

@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { describe, expect, it } from 'vitest'
 import {
   grow,
@@ -21,14 +21,18 @@ async function storedJpeg(orientation: Orientation): Promise<Buffer> {
   const H = 24
   const data = Buffer.alloc(W * H * 3, 10)
   const paint = (x0: number, y0: number, w: number, h: number, v: number) => {
-    for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) data.fill(v, (y * W + x) * 3, (y * W + x) * 3 + 3)
+    for (let y = y0; y < y0 + h; y++)
+      for (let x = x0; x < x0 + w; x++) data.fill(v, (y * W + x) * 3, (y * W + x) * 3 + 3)
   }
   paint(6, 4, 4, 2, 250)
   paint(30, 16, 2, 4, 128)
-  return sharp(data, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 100 }).withMetadata({ orientation }).toBuffer()
+  return sharp(data, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: 100 })
+    .withMetadata({ orientation })
+    .toBuffer()
 }
 
-async function raw(pipeline: sharp.Sharp): Promise<Raster> {
+async function raw(pipeline: Sharp): Promise<Raster> {
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true })
   return { data, width: info.width, height: info.height, channels: info.channels }
 }
@@ -51,18 +55,24 @@ function brightBox(image: Raster, threshold: number): Rect {
 }
 
 describe('EXIF orientation, checked against libvips', () => {
-  it.each(ORIENTATIONS)('orientation %i: the shown image and a box found on it map back to the stored pixels', async (o) => {
-    const jpeg = await storedJpeg(o)
-    const stored = await raw(sharp(jpeg))
-    const shownByVips = await raw(sharp(jpeg).autoOrient())
-    const shown = orientedRgb(stored, o)
-    expect({ w: shown.width, h: shown.height }).toEqual({ w: shownByVips.width, h: shownByVips.height })
-    expect(orientedSize(stored.width, stored.height, o)).toEqual({ width: shown.width, height: shown.height })
-    expect(Buffer.from(shown.data).equals(Buffer.from(shownByVips.data))).toBe(true)
-    // the bright block as a viewer shows it, mapped back, is where it is stored
-    const seen = brightBox(shownByVips, 200)
-    expect(rectShownToStored(seen, stored.width, stored.height, o)).toEqual({ x: 6, y: 4, w: 4, h: 2 })
-  })
+  it.each(ORIENTATIONS)(
+    'orientation %i: the shown image and a box found on it map back to the stored pixels',
+    async (o) => {
+      const jpeg = await storedJpeg(o)
+      const stored = await raw(sharp(jpeg))
+      const shownByVips = await raw(sharp(jpeg).autoOrient())
+      const shown = orientedRgb(stored, o)
+      expect({ w: shown.width, h: shown.height }).toEqual({ w: shownByVips.width, h: shownByVips.height })
+      expect(orientedSize(stored.width, stored.height, o)).toEqual({
+        width: shown.width,
+        height: shown.height,
+      })
+      expect(Buffer.from(shown.data).equals(Buffer.from(shownByVips.data))).toBe(true)
+      // the bright block as a viewer shows it, mapped back, is where it is stored
+      const seen = brightBox(shownByVips, 200)
+      expect(rectShownToStored(seen, stored.width, stored.height, o)).toEqual({ x: 6, y: 4, w: 4, h: 2 })
+    },
+  )
 })
 
 describe('boxes', () => {
@@ -89,16 +99,29 @@ describe('boxes', () => {
       expect(t.x + t.w).toBeLessThanOrEqual(2500)
       expect(t.y + t.h).toBeLessThanOrEqual(1200)
     }
-    for (const [x, y] of [[0, 0], [2499, 1199], [1250, 600], [959, 100]] as const)
+    for (const [x, y] of [
+      [0, 0],
+      [2499, 1199],
+      [1250, 600],
+      [959, 100],
+    ] as const)
       expect(tiles.some((t) => x >= t.x && x < t.x + t.w && y >= t.y && y < t.y + t.h)).toBe(true)
     // any 192-px-wide text lies wholly inside one tile
-    for (let x = 0; x + 192 <= 2500; x += 37) expect(tiles.some((t) => x >= t.x && x + 192 <= t.x + t.w)).toBe(true)
+    for (let x = 0; x + 192 <= 2500; x += 37)
+      expect(tiles.some((t) => x >= t.x && x + 192 <= t.x + t.w)).toBe(true)
     expect(tileGrid(500, 300, 960, 192)).toEqual([{ x: 0, y: 0, w: 500, h: 300 }])
   })
 
   it('merges a text line found whole and cut in two by tiles into one box', () => {
-    const items = [{ rect: { x: 0, y: 0, w: 100, h: 20 } }, { rect: { x: 60, y: 0, w: 40, h: 20 } }, { rect: { x: 300, y: 0, w: 10, h: 10 } }]
+    const items = [
+      { rect: { x: 0, y: 0, w: 100, h: 20 } },
+      { rect: { x: 60, y: 0, w: 40, h: 20 } },
+      { rect: { x: 300, y: 0, w: 10, h: 10 } },
+    ]
     const merged = mergeOverlapping(items, 0.5, (a, b) => ({ rect: union(a.rect, b.rect) }))
-    expect(merged.map((m) => m.rect)).toEqual([{ x: 0, y: 0, w: 100, h: 20 }, { x: 300, y: 0, w: 10, h: 10 }])
+    expect(merged.map((m) => m.rect)).toEqual([
+      { x: 0, y: 0, w: 100, h: 20 },
+      { x: 300, y: 0, w: 10, h: 10 },
+    ])
   })
 })

@@ -1,6 +1,11 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { jpegMetadata, pngMetadata, withJpegMetadata, withPngMetadata } from '../../../../../electron/local-service/vision/engine/metadata'
+import {
+  jpegMetadata,
+  pngMetadata,
+  withJpegMetadata,
+  withPngMetadata,
+} from '../../../../../electron/local-service/vision/engine/metadata'
 
 const XMP = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular" GPano:UsePanoramaViewer="True"/></rdf:RDF></x:xmpmeta>`
 
@@ -21,8 +26,14 @@ describe('carrying metadata into the re-encoded image', () => {
     const meta = await sharp(out).metadata()
     expect(meta.xmp?.toString()).toContain('GPano:ProjectionType="equirectangular"')
     expect(Buffer.from(meta.exif ?? []).toString('latin1')).toContain('Insta360')
-    expect({ width: meta.width, height: meta.height, format: meta.format }).toEqual({ width: 64, height: 32, format: 'jpeg' })
-    expect(jpegMetadata(out).map((s) => Buffer.from(s).toString('hex'))).toEqual(segments.map((s) => Buffer.from(s).toString('hex')))
+    expect({ width: meta.width, height: meta.height, format: meta.format }).toEqual({
+      width: 64,
+      height: 32,
+      format: 'jpeg',
+    })
+    expect(jpegMetadata(out).map((s) => Buffer.from(s).toString('hex'))).toEqual(
+      segments.map((s) => Buffer.from(s).toString('hex')),
+    )
     await expect(sharp(out).raw().toBuffer()).resolves.toHaveLength(64 * 32 * 3)
   })
 
