@@ -11,8 +11,8 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The local service's join worker, loaded beside the main bundle.
-          'join-worker': resolve(__dirname, 'electron/local-service/engine/join-worker.ts'),
+          // The local service's pool worker, loaded beside the main bundle.
+          'pool-worker': resolve(__dirname, 'electron/local-service/pool/worker.ts'),
         },
       },
     },

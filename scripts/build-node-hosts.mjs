@@ -20,11 +20,11 @@ await build({
 })
 await chmod('out/cli/geo-analyst.mjs', 0o755)
 await build({ ...common, entryPoints: ['electron/web/main.ts'], outfile: 'out/web/main.mjs' })
-// The local service's join worker runs beside each bundle that starts the service.
+// The local service's pool worker runs beside each bundle that starts the service.
 for (const dir of ['out/cli', 'out/web']) {
   await build({
     ...common,
-    entryPoints: ['electron/local-service/engine/join-worker.ts'],
-    outfile: `${dir}/join-worker.js`,
+    entryPoints: ['electron/local-service/pool/worker.ts'],
+    outfile: `${dir}/pool-worker.js`,
   })
 }

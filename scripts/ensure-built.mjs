@@ -6,7 +6,7 @@ import path from 'node:path'
 const BUILT = [
   'out/renderer/index.html',
   'out/web/main.mjs',
-  'out/web/join-worker.js',
+  'out/web/pool-worker.js',
   'out/cli/geo-analyst.mjs',
 ]
 const SOURCES = ['src', 'electron', 'resources']

@@ -4,7 +4,7 @@ import { createCore, type Core } from '../core/app-core'
 import { GeoFailure } from '../core/geo-failure'
 import type { SecretStore } from '../core/secrets/secret-store'
 import { resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { createWorkspacePort, startLocalService } from '../local-service'
+import { startLocalService } from '../local-service'
 import type { ParsedArgs, FlagKind } from './args'
 
 export interface CliIo {
@@ -40,6 +40,8 @@ export interface CliCommand {
   summary: string
   usage: string
   flags?: Record<string, FlagKind>
+  /** The text of `--help` when the usage line is not enough (e.g. derived from a table). */
+  help?(args: ParsedArgs): string
   run(ctx: CliContext, args: ParsedArgs): Promise<void>
 }
 
@@ -61,7 +63,6 @@ export function createCliContext(
         secretStore: options.secretStore,
         startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir({ env: io.env }) }),
         dataDir: resolveDataDir({ env: io.env }),
-        localWorkspace: createWorkspacePort(resolveWorkspaceDir({ env: io.env })),
       })
       return core
     },

@@ -52,7 +52,9 @@ export async function runCli(
       ...command.flags,
     })
     if (args.flags.help) {
-      io.stdout.write(`Usage: geo-analyst ${command.usage}\n${command.summary}\n`)
+      io.stdout.write(
+        (command.help?.(args) ?? `Usage: geo-analyst ${command.usage}\n${command.summary}`) + '\n',
+      )
       return 0
     }
     const configDir = resolveConfigDir({

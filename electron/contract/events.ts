@@ -1,15 +1,10 @@
-import { z } from 'zod'
-import { jobProgressSchema } from './loop'
-import { secretsStatusSchema } from './secrets'
-import { settingsViewSchema } from './settings'
+import type { z } from 'zod'
+import { appEvents } from './app/operations'
+import { gisEvents } from './gis/operations'
+import { unionOf } from './operation'
 
-/** The typed table of events the core pushes to the renderer. */
-export const events = {
-  'settings.changed': settingsViewSchema,
-  'secrets.changed': secretsStatusSchema,
-  'job.progress': jobProgressSchema,
-  'datasets.changed': z.object({ reason: z.string() }),
-} as const
+/** The typed table of events the core pushes to the renderer: the union of the areas' events, one line per area. */
+export const events = unionOf(appEvents, gisEvents)
 
 export type Events = typeof events
 export type EventName = keyof Events

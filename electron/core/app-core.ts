@@ -2,44 +2,26 @@ import os from 'node:os'
 import {
   LOCAL_PROFILE,
   type AppInfo,
-  type BaseUrls,
   type OperationName,
   type OperationResponse,
   type Result,
 } from '../contract'
+import { HandlerRegistry, type CoreContext, type Handlers, type LocalServiceHandle } from './area'
+import { CORE_AREAS } from './areas'
 import { clientForProfile } from './client/create-client'
 import { dispatch } from './dispatch'
 import { EventBus } from './events'
-import type { SaveDialogPort } from './export/save-dialog-port'
 import { GeoFailure } from './geo-failure'
-import { createHandlers, type Handlers } from './handlers'
+import type { GisPorts } from './gis/handlers'
 import { Redactor } from './http/redactor'
-import { JoinRuns } from './loop/join-runs'
+import type { TransportOptions } from './http/transport'
 import { resolveDataDir } from './paths'
 import { Credentials } from './secrets/credentials'
 import { openSecretStore } from './secrets/open-secret-store'
 import type { SecretStore } from './secrets/secret-store'
 import { SettingsStore } from './settings/settings-store'
-import { DrawingsStore } from './workspace/drawings-store'
-import type { LocalWorkspacePort } from './workspace/local-workspace-port'
-import { RunHistory } from './workspace/run-history'
 
-/**
- * How joins are sent: one attempt may take minutes (a join over a big dataset), answers may be large,
- * and a read-only join is tried at most twice. Cancel stays immediate through the run's AbortController.
- */
-export const JOIN_TRANSPORT = {
-  retry: { attemptTimeoutMs: 10 * 60_000, totalBudgetMs: 10 * 60_000, maxAttempts: 2 },
-  maxResponseBytes: 512 * 1024 * 1024,
-} as const
-
-/** The built-in local service as the core sees it; hosts inject how to start it. */
-export interface LocalServiceHandle {
-  urls: BaseUrls
-  token: string
-  licenceKey: string
-  close(): Promise<void>
-}
+export type { Handlers, LocalServiceHandle } from './area'
 
 export interface CoreOptions {
   configDir: string
@@ -51,10 +33,8 @@ export interface CoreOptions {
   startLocalService?: () => Promise<LocalServiceHandle>
   /** The data folder (drawings, run and request history); defaults to `resolveDataDir()`. */
   dataDir?: string
-  /** The built-in local workspace (hosts inject the local service's adapter). */
-  localWorkspace?: LocalWorkspacePort
-  /** The desktop save dialog for exports (Electron only). */
-  saveDialog?: SaveDialogPort
+  /** Ports only some hosts have, read by the areas that use them (e.g. the desktop save dialog). */
+  ports?: GisPorts
 }
 
 /** The services every host shares, and the one entry point hosts call. */
@@ -121,31 +101,27 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
     return settings.activeProfile()
   }
-  const client = clientForProfile({ settings, credentials, redactor, dataDir })
-  const joinClient = clientForProfile({ settings, credentials, redactor, dataDir, transport: JOIN_TRANSPORT })
-  const runs = new RunHistory(dataDir, redactor)
-  const joinRuns = new JoinRuns({
-    send: (params, body, { signal }) => joinClient.gis.join(params, body, { signal }),
-    events,
-    history: runs,
-    profile: async () => (await settings.activeProfile()).name,
-  })
-  const handlers = createHandlers({
+  const clientWith = (transport?: TransportOptions) =>
+    clientForProfile({ settings, credentials, redactor, dataDir, transport })
+  const closers: Array<() => Promise<void>> = []
+  const context: CoreContext = {
+    host: options.host,
+    info,
     settings,
     credentials,
     events,
-    info,
-    loop: {
-      redactor,
-      readyProfile,
-      client,
-      joinRuns,
-      runs,
-      drawings: new DrawingsStore(dataDir),
-      localWorkspace: options.localWorkspace,
-      saveDialog: options.saveDialog,
-    },
-  })
+    redactor,
+    dataDir,
+    readyProfile,
+    client: clientWith(),
+    clientWith,
+    localService: ensureLocalService,
+    ports: { ...options.ports },
+    onClose: (stop) => void closers.push(stop),
+  }
+  const registry = new HandlerRegistry()
+  for (const register of CORE_AREAS) register(registry, context)
+  const handlers = registry.complete()
   const call = (name: unknown, payload: unknown) => dispatch(handlers, name, payload, redactor)
   return {
     handlers,
@@ -158,6 +134,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     invoke: (name, payload) => call(name, payload) as never,
     ensureLocalService,
     async close() {
+      await Promise.all(closers.map((stop) => stop().catch(() => undefined)))
       await local?.close()
     },
   }

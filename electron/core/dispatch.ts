@@ -1,6 +1,6 @@
 import { fail, isOperationName, ok, operations, validationFailure, type Result } from '../contract'
 import { GeoFailure } from './geo-failure'
-import type { Handlers } from './handlers'
+import type { Handlers } from './area'
 import type { Redactor } from './http/redactor'
 
 /**

@@ -30,9 +30,10 @@ export function authorize(
   presented: string | undefined,
   secrets: { token: string; licenceKey: string },
   entitlements: Entitlements,
+  scheme: 'bearer' | 'licence-key' = group === 'routing' ? 'licence-key' : 'bearer',
 ): AuthOutcome {
-  const expected = group === 'routing' ? secrets.licenceKey : secrets.token
-  const what = group === 'routing' ? 'licence key (path segment)' : 'bearer token (Authorization header)'
+  const expected = scheme === 'licence-key' ? secrets.licenceKey : secrets.token
+  const what = scheme === 'licence-key' ? 'licence key (path segment)' : 'bearer token (Authorization header)'
   if (!presented) return { ok: false, status: 401, message: `access denied: no ${what}` }
   if (!sameSecret(presented, expected))
     return { ok: false, status: 401, message: `access denied: wrong ${what}` }

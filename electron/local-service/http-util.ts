@@ -5,6 +5,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Headers of the answer, e.g. Retry-After on a 503. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message)
     this.name = 'HttpError'
@@ -73,6 +75,11 @@ export function errorBody(status: number, message: string, extra: Record<string,
 
 /** The request body as text, refused past `limit` bytes (413) so a hostile upload cannot exhaust memory. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8')
+}
+
+/** The request body's bytes, refused past `limit` bytes (413). */
+export async function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit) throw new HttpError(413, `the body is larger than ${limit} bytes`)
   const chunks: Buffer[] = []
@@ -82,7 +89,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<str
     if (size > limit) throw new HttpError(413, `the body is larger than ${limit} bytes`)
     chunks.push(chunk as Buffer)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 /** The body as JSON; undefined when empty; 400 naming the position when malformed. */
@@ -98,4 +105,44 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch (error) {
     throw new HttpError(400, `body: malformed JSON (${(error as Error).message})`, { field: 'body' })
   }
+}
+
+/**
+ * A body that may come as JSON, as `application/x-www-form-urlencoded` or as `multipart/form-data` fields
+ * (spec §4.8 shows both forms): an object of its members; a field given several times becomes an array.
+ */
+export async function readJsonOrFormBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Record<string, unknown> | undefined> {
+  const type = req.headers['content-type'] ?? ''
+  if (/^multipart\/form-data\b/i.test(type)) {
+    const bytes = await readBodyBytes(req, limit)
+    let form: FormData
+    try {
+      form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData()
+    } catch (error) {
+      throw new HttpError(400, `body: malformed multipart form data (${(error as Error).message})`, {
+        field: 'body',
+      })
+    }
+    return fieldsOf([...form.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]))
+  }
+  if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    return fieldsOf([...new URLSearchParams(await readBody(req, limit)).entries()])
+  }
+  const json = await readJsonBody(req, limit)
+  if (json === undefined) return undefined
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new HttpError(400, 'body: must be a JSON object', { field: 'body' })
+  return json as Record<string, unknown>
+}
+
+function fieldsOf(entries: Array<[string, string]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of entries) {
+    const before = out[name]
+    out[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]
+  }
+  return out
 }

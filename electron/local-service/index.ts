@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import type { BaseUrls } from '../contract/settings'
 import type { Entitlements } from './auth'
+import type { PoolOptions } from './pool/worker-pool'
 import { createSampleWorkspace, resolveSampleDir } from './sample/sample-workspace'
 import { baseUrls, createLocalServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_ROW_CAP, listen } from './server'
 import { Workspace } from './workspace/workspace'
@@ -27,8 +28,10 @@ export interface LocalServiceOptions {
   rowCap?: number
   /** Largest request body accepted (default 64 MiB). */
   maxBodyBytes?: number
-  /** Join worker threads (default 1). */
-  joinWorkers?: number
+  /** The worker pool: threads, queue bound, small-job lane (defaults in `WorkerPool`). */
+  pool?: PoolOptions
+  /** The clock of time-dependent areas (tests inject one). */
+  now?: () => number
 }
 
 export interface LocalService {
@@ -54,16 +57,20 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   }
   const token = options.token || secret()
   const licenceKey = options.licenceKey || secret()
-  const { server, pool } = createLocalServer({
+  const { server, stop } = await createLocalServer({
     workspaceDir: options.workspaceDir,
     token,
     licenceKey,
     entitlements: options.entitlements ?? {},
     rowCap: options.rowCap ?? DEFAULT_ROW_CAP,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    joinWorkers: options.joinWorkers ?? 1,
+    pool: options.pool ?? {},
+    now: options.now,
   })
-  const port = await listen(server, options.port ?? 0)
+  const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
+    await stop()
+    throw error
+  })
   let closing: Promise<void> | undefined
   return {
     urls: baseUrls(port),
@@ -73,7 +80,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     sampleCreated,
     close() {
       closing ??= (async () => {
-        await pool.close()
+        await stop()
         server.closeAllConnections()
         await new Promise<void>((resolve) => server.close(() => resolve()))
       })()

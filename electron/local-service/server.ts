@@ -1,11 +1,11 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { BaseUrls } from '../contract/settings'
-import { authorize, bearerToken, type Entitlements, type ServiceGroup } from './auth'
-import { JoinPool } from './engine/join-pool'
-import { errorBody, HttpError, sendJson } from './http-util'
-import { handleJoin } from './routes/join'
-import { layersList } from './routes/layers'
+import { LOCAL_AREAS } from './areas'
+import type { Entitlements } from './auth'
+import { WorkerPool, type PoolOptions } from './pool/worker-pool'
+import { createRouter, type GroupPrefix } from './router'
+import type { AreaInstance, LocalArea, ServiceContext } from './service-context'
 import { Workspace } from './workspace/workspace'
 
 /** The loopback paths of the six base placeholders (architecture page, "Local service"). */
@@ -18,14 +18,15 @@ export const BASE_PATHS: Readonly<Record<keyof BaseUrls, string>> = {
   aiml_url: '/aiml',
 }
 
-/** Longest prefix first, so /mgis/v2 wins over /mgis. */
-const GROUP_BY_PREFIX: ReadonlyArray<[string, ServiceGroup]> = [
-  ['/mgis/v2', 'gis'],
-  ['/mgis', 'gis'],
-  ['/atlas', 'places'],
-  ['/advancedmaps', 'routing'],
-  ['/telematics', 'telematics'],
-  ['/aiml', 'vision'],
+/** Which operation group each prefix belongs to; `/local` holds the service's own extensions for the app. */
+export const GROUP_PREFIXES: readonly GroupPrefix[] = [
+  { prefix: '/mgis/v2', group: 'gis' },
+  { prefix: '/mgis', group: 'gis' },
+  { prefix: '/local', group: 'gis' },
+  { prefix: '/atlas', group: 'places' },
+  { prefix: '/advancedmaps', group: 'routing' },
+  { prefix: '/telematics', group: 'telematics' },
+  { prefix: '/aiml', group: 'vision' },
 ]
 
 export interface ServerOptions {
@@ -36,112 +37,64 @@ export interface ServerOptions {
   /** Rows a join returns at most before it answers 206 (default 1,000,000). */
   rowCap: number
   maxBodyBytes: number
-  joinWorkers: number
+  pool: PoolOptions
+  /** The areas to start (default: every area of `LOCAL_AREAS`). */
+  areas?: readonly LocalArea[]
+  now?: () => number
 }
 
 export const DEFAULT_ROW_CAP = 1_000_000
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
 
-type Route = {
-  methods: string[]
-  handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>
+export interface LocalServer {
+  server: Server
+  pool: WorkerPool
+  /** Stop the areas and the pool (the HTTP server is closed by the caller). */
+  stop(): Promise<void>
 }
 
-export function createLocalServer(options: ServerOptions): { server: Server; pool: JoinPool } {
-  const workspace = new Workspace(options.workspaceDir)
-  const pool = new JoinPool(options.joinWorkers)
-  const routes: Record<string, Route> = {
-    '/mgis/v2/getLayersList': {
-      methods: ['GET'],
-      handle: async (_req, res) => {
-        const reply = await layersList(workspace)
-        sendJson(res, reply.status, reply.body)
-      },
-    },
-    '/mgis/query_apply/join': {
-      methods: ['POST'],
-      handle: (req, res, url) =>
-        handleJoin(req, res, url, {
-          workspaceDir: options.workspaceDir,
-          pool,
-          rowCap: options.rowCap,
-          maxBodyBytes: options.maxBodyBytes,
-        }),
-    },
+/** The local service's HTTP server: every area started, their routes behind one router, one worker pool. */
+export async function createLocalServer(options: ServerOptions): Promise<LocalServer> {
+  const pool = new WorkerPool(options.pool)
+  const ctx: ServiceContext = {
+    workspaceDir: options.workspaceDir,
+    workspace: new Workspace(options.workspaceDir),
+    pool,
+    limits: { rowCap: options.rowCap, maxBodyBytes: options.maxBodyBytes },
+    entitlements: options.entitlements,
+    now: options.now ?? Date.now,
   }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const path = url.pathname.replace(/\/+$/, '') || '/'
-    const found = GROUP_BY_PREFIX.find(([prefix]) => path === prefix || path.startsWith(prefix + '/'))
-    if (!found) {
-      sendJson(
-        res,
-        404,
-        errorBody(
-          404,
-          `no such path: ${path}; the service answers under ${Object.values(BASE_PATHS).join(', ')}`,
-        ),
-      )
-      return
-    }
-    const [prefix, group] = found
-    const presented =
-      group === 'routing'
-        ? decodeURIComponent(path.slice(prefix.length + 1).split('/')[0] ?? '') || undefined
-        : bearerToken(req.headers.authorization)
-    const auth = authorize(group, presented, options, options.entitlements)
-    if (!auth.ok) {
-      sendJson(
-        res,
-        auth.status,
-        errorBody(auth.status, auth.message),
-        auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
-      )
-      return
-    }
-    const route = routes[path]
-    if (!route) {
-      const shown = group === 'routing' ? `${prefix}/…` : path
-      sendJson(
-        res,
-        501,
-        errorBody(501, `not implemented by the local service yet: ${req.method} ${shown} (group ${group})`, {
-          group,
-        }),
-      )
-      return
-    }
-    if (!route.methods.includes(req.method ?? '')) {
-      sendJson(
-        res,
-        405,
-        errorBody(405, `${req.method} is not allowed here; use ${route.methods.join(', ')}`),
-        {
-          allow: route.methods.join(', '),
-        },
-      )
-      return
-    }
-    await route.handle(req, res, url)
+  const started: AreaInstance[] = []
+  try {
+    for (const area of options.areas ?? LOCAL_AREAS) started.push(await area.start(ctx))
+  } catch (error) {
+    await Promise.all(started.map((a) => a.close?.()))
+    await pool.close()
+    throw error
   }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof HttpError) {
-        sendJson(res, error.status, errorBody(error.status, error.message, error.extra))
-        return
-      }
-      // Never the stack or the input: a short reason only.
-      sendJson(
-        res,
-        500,
-        errorBody(500, `internal error: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`),
-      )
-    })
+  const dispatch = createRouter(
+    started.flatMap((a) => a.routes),
+    {
+      groups: GROUP_PREFIXES,
+      secrets: { token: options.token, licenceKey: options.licenceKey },
+      entitlements: options.entitlements,
+      maxBodyBytes: options.maxBodyBytes,
+    },
+  )
+  const server = createServer((req, res) => void dispatch(req, res))
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable)
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+    else socket.destroy()
   })
-  server.on('close', () => void pool.close())
-  return { server, pool }
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.all(started.map((a) => a.close?.().catch(() => undefined)))
+      await pool.close()
+    })())
+  server.on('close', () => void stop())
+  return { server, pool, stop }
 }
 
 export async function listen(server: Server, port: number): Promise<number> {

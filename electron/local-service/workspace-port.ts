@@ -71,6 +71,20 @@ export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
         throw failureOf(error, 'datasets.features')
       }
     },
+    async importPath({ path: file, fileName, name }) {
+      const original = (fileName ?? file).split(/[\\/]/).pop() || 'upload'
+      try {
+        const stat = await fs.stat(file).catch(() => null)
+        if (!stat?.isFile()) throw new ImportError(`${original} is not a readable file`)
+        const manifest = await importFile(workspace, file, {
+          name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
+          displayName: original,
+        })
+        return datasetInfo(manifest)
+      } catch (error) {
+        throw failureOf(error, 'datasets.import')
+      }
+    },
     async importFile({ fileName, bytes, name }) {
       // The readers take a file: stage the bytes under a private temp folder, keeping only the base name
       // (a browser or Windows path may use either separator).

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { createWorkspacePort, startLocalService } from '../local-service'
+import { startLocalService } from '../local-service'
 import { forwardEvent, registerOperations } from './ipc'
 import { ElectronSaveDialog } from './save-dialog'
 import {
@@ -71,8 +71,7 @@ void app.whenReady().then(async () => {
   const core = await createCore({
     configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
     dataDir: resolveDataDir(),
-    localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
-    saveDialog,
+    ports: { saveDialog },
     host: 'electron',
     version: app.getVersion(),
     startLocalService: () =>

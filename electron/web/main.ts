@@ -2,7 +2,7 @@ import path from 'node:path'
 import { parseArgs } from '../cli/args'
 import { createCore } from '../core/app-core'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { createWorkspacePort, startLocalService } from '../local-service'
+import { startLocalService } from '../local-service'
 import { startWebHost } from './server'
 import { version } from '../../package.json'
 
@@ -29,8 +29,7 @@ const core = await createCore({
   version,
   startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir() }),
   dataDir: resolveDataDir(),
-  // No saveDialog: the browser downloads exports, so export.save answers local-configuration here.
-  localWorkspace: createWorkspacePort(resolveWorkspaceDir()),
+  // No save dialog: the browser downloads exports, so export.save answers local-configuration here.
 })
 try {
   const local = await core.ensureLocalService()

@@ -1,7 +1,18 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { BASE_URL_KEYS, baseUrlSchema, type BaseUrls, type CredentialName, type Result } from '../../contract'
-import { createClient, type Client } from '../../core/client/create-client'
+import {
+  BASE_URL_KEYS,
+  baseUrlSchema,
+  INTERFACE_OPERATION_NAMES,
+  interfaceOperation,
+  isInterfaceOperationName,
+  type BaseUrls,
+  type CredentialName,
+  type InterfaceOperationName,
+} from '../../contract'
+import type { InterfaceOperation } from '../../contract/operation'
+import { CLIENT_CALLS } from '../../core/client/calls'
+import { createClient } from '../../core/client/create-client'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
 import { GeoFailure } from '../../core/geo-failure'
 import { toCli } from '../../core/http/copy-as-command'
@@ -11,20 +22,8 @@ import { RequestHistory } from '../../core/workspace/request-history'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'
 
-/** The operations `geo-analyst call` runs, named `group.verb`. */
-export const CALL_OPERATIONS = [
-  'places.standardize',
-  'places.autosuggest',
-  'routing.matrix',
-  'routing.predictive',
-  'gis.layers',
-  'gis.join',
-  'telematics.devices',
-  'telematics.alarm',
-  'telematics.hardware',
-  'vision.blurPlates',
-] as const
-export type CallOperation = (typeof CALL_OPERATIONS)[number]
+/** The operations `geo-analyst call` runs, named `area.verb`: the contract's interface table. */
+export const CALL_OPERATIONS: readonly InterfaceOperationName[] = INTERFACE_OPERATION_NAMES
 
 /** Environment overrides for scripts and CI, one per spec placeholder. */
 export const URL_ENV: Readonly<Record<keyof BaseUrls, string>> = {
@@ -121,8 +120,6 @@ async function profileFor(ctx: CliContext, flag: string | undefined): Promise<st
   return (await ctx.profileForCall(flag)).name
 }
 
-type Outcome = Result<unknown>
-
 /** How long an unknown alarm outcome keeps blocking an identical resubmission from the CLI. */
 const UNKNOWN_OUTCOME_WINDOW_MS = 24 * 60 * 60 * 1000
 
@@ -133,78 +130,55 @@ async function recentUnknownOutcomes(history: RequestHistory): Promise<string[]>
     .map((e) => e.fingerprint as string)
 }
 
-async function run(
-  client: Client,
-  op: CallOperation,
-  params: Record<string, string>,
-  args: ParsedArgs,
-): Promise<Outcome> {
-  const body = stringFlag(args, 'body')
-  const file = stringFlag(args, 'file')
+/** One operation's parameters, as `call OPERATION --help` shows them. */
+function operationHelp(name: InterfaceOperationName): string {
+  const op = interfaceOperation(name)
+  const params = op.params.map(
+    (p) =>
+      `    ${p.name}${p.required === true ? ' (required)' : p.required === 'conditional' ? ' (conditional)' : ''}`,
+  )
+  return [
+    `Usage: geo-analyst call ${name} ${inputsOf(op)}`,
+    `${op.summary} (spec §${op.section})`,
+    ...(params.length ? ['Parameters (name=value):', ...params] : ['No parameters.']),
+  ].join('\n')
+}
+
+function inputsOf(op: InterfaceOperation): string {
+  return [
+    op.params.length ? '[name=value ...]' : '',
+    op.body ? '[--body FILE]' : '',
+    op.file ? '--file FILE --out FILE' : '',
+    op.changesState ? '[--confirm]' : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
+}
+
+/** Every operation, one line each, for `call --help`. */
+function callHelp(): string {
+  const width = Math.max(...INTERFACE_OPERATION_NAMES.map((n) => n.length))
+  return [
+    'Usage: geo-analyst call OPERATION [name=value ...] [--body FILE] [--file FILE] [--out FILE] [--profile P] [--confirm]',
+    'Call one interface operation; JSON result on stdout. Operations:',
+    ...INTERFACE_OPERATION_NAMES.map((n) => {
+      const op = interfaceOperation(n)
+      return `  ${n.padEnd(width)}  §${op.section.padEnd(5)} ${op.summary}`
+    }),
+    'geo-analyst call OPERATION --help lists its parameters.',
+  ].join('\n')
+}
+
+/** Flags that do not fit the operation are refused by name before anything is read or sent. */
+function refuseFlags(name: InterfaceOperationName, op: InterfaceOperation, args: ParsedArgs): void {
   const refuse = (flag: string) => {
-    throw new GeoFailure('validation', `${op} takes no ${flag}`, { field: flag })
+    throw new GeoFailure('validation', `${name} takes no ${flag}`, { field: flag.replace(/^--/, '') })
   }
-  if (file && op !== 'vision.blurPlates') refuse('--file')
-  if (body && !['gis.join', 'telematics.alarm'].includes(op)) refuse('--body')
-  switch (op) {
-    case 'places.standardize':
-      return client.places.standardize(params)
-    case 'places.autosuggest':
-      return client.places.autosuggest(params)
-    case 'routing.matrix':
-      return client.routing.matrix(params)
-    case 'routing.predictive':
-      return client.routing.predictive(params)
-    case 'gis.layers':
-      if (Object.keys(params).length)
-        throw new GeoFailure('validation', 'gis.layers takes no parameters', {
-          field: Object.keys(params)[0],
-        })
-      return client.gis.layers()
-    case 'gis.join':
-      return client.gis.join(params, body ? await readJson(body) : undefined)
-    case 'telematics.devices':
-      return client.telematics.devices(params)
-    case 'telematics.hardware':
-      return client.telematics.hardware(params)
-    case 'telematics.alarm': {
-      const base = body ? await readJson(body) : {}
-      if (typeof base !== 'object' || base === null || Array.isArray(base)) {
-        throw new GeoFailure('validation', '--body for telematics.alarm must be a JSON object', {
-          field: 'body',
-        })
-      }
-      const { contentType, ...fields } = params
-      if (contentType !== undefined && contentType !== 'json' && contentType !== 'form') {
-        throw new GeoFailure('validation', 'contentType must be json or form', { field: 'contentType' })
-      }
-      return client.telematics.createAlarm(
-        { ...(base as Record<string, unknown>), ...fields },
-        {
-          contentType: contentType as 'json' | 'form' | undefined,
-          confirm: args.flags.confirm === true,
-        },
-      )
-    }
-    case 'vision.blurPlates': {
-      if (Object.keys(params).length)
-        throw new GeoFailure('validation', 'vision.blurPlates takes only --file', {
-          field: Object.keys(params)[0],
-        })
-      if (!file)
-        throw new GeoFailure('validation', 'vision.blurPlates needs --file IMAGE (.jpg, .jpeg or .png)', {
-          field: 'file',
-        })
-      if (!stringFlag(args, 'out'))
-        throw new GeoFailure('validation', 'vision.blurPlates needs --out FILE for the blurred image', {
-          field: 'out',
-        })
-      return client.vision.blurPlates({
-        fileName: path.basename(file),
-        bytes: new Uint8Array(await readInput(file, '--file')),
-      })
-    }
-  }
+  if (stringFlag(args, 'file') !== undefined && !op.file) refuse('--file')
+  if (stringFlag(args, 'body') !== undefined && !op.body) refuse('--body')
+  if (args.flags.confirm === true && !op.changesState) refuse('--confirm')
+  if (op.file && !stringFlag(args, 'out'))
+    throw new GeoFailure('validation', `${name} needs --out FILE for the result`, { field: 'out' })
 }
 
 export const callCommands: CliCommand[] = [
@@ -214,13 +188,21 @@ export const callCommands: CliCommand[] = [
     usage:
       'call OPERATION [name=value ...] [--body FILE] [--file FILE] [--out FILE] [--profile P] [--confirm]',
     flags: { body: 'string', file: 'string', out: 'string', profile: 'string', confirm: 'boolean' },
+    help: (args) => {
+      const op = args.positionals[0]
+      return op && isInterfaceOperationName(op) ? operationHelp(op) : callHelp()
+    },
     async run(ctx, args) {
       const [op, ...words] = args.positionals
-      if (!op || !(CALL_OPERATIONS as readonly string[]).includes(op)) {
-        throw new GeoFailure('validation', `OPERATION must be one of ${CALL_OPERATIONS.join(', ')}`, {
-          field: 'OPERATION',
-        })
+      if (!op || !isInterfaceOperationName(op)) {
+        throw new GeoFailure(
+          'validation',
+          `${op ? `unknown operation "${op.slice(0, 60)}"; ` : ''}OPERATION must be one of ${CALL_OPERATIONS.join(', ')}`,
+          { field: 'OPERATION' },
+        )
       }
+      const descriptor = interfaceOperation(op)
+      refuseFlags(op, descriptor, args)
       const params = parseAssignments(words)
       const profileFlag = stringFlag(args, 'profile')
       const redactor = new Redactor()
@@ -241,11 +223,22 @@ export const callCommands: CliCommand[] = [
         },
         redactor,
         history,
-        // Each CLI run is its own process: alarms whose outcome became unknown in the last day count as
+        // Each CLI run is its own process: state changes whose outcome became unknown in the last day count as
         // this session's, so an identical resubmission is refused unless --confirm.
-        unknownOutcomes: op === 'telematics.alarm' ? await recentUnknownOutcomes(history) : [],
+        unknownOutcomes: descriptor.changesState ? await recentUnknownOutcomes(history) : [],
       })
-      const result = await run(client, op as CallOperation, params, args)
+      const body = stringFlag(args, 'body')
+      const file = stringFlag(args, 'file')
+      const result = await CLIENT_CALLS[op](client, {
+        params,
+        ...(body ? { body: await readJson(body) } : {}),
+        ...(file
+          ? {
+              file: { fileName: path.basename(file), bytes: new Uint8Array(await readInput(file, '--file')) },
+            }
+          : {}),
+        confirm: args.flags.confirm === true,
+      })
       if (!result.ok) {
         const { failureClass, message, ...extra } = result.error
         throw new GeoFailure(failureClass, redactor.redact(message), extra)

@@ -1,15 +1,20 @@
 import type { CliCommand } from '../context'
 import { localServiceCommands } from './local-service'
 import { callCommands } from './call'
+import { gisCommands } from './gis'
 import { historyCommands } from './history'
 import { profileCommands } from './profile'
 import { secretCommands } from './secret'
 
-/** Every `geo-analyst` command. A new command is a file in this folder and one entry here. */
+/**
+ * Every `geo-analyst` command. The app's own commands, then one module per area (`geo-analyst <area> …`),
+ * one line each: a new area is a file in this folder and one entry here.
+ */
 export const COMMANDS: readonly CliCommand[] = [
   ...profileCommands,
   ...secretCommands,
   ...localServiceCommands,
   ...callCommands,
   ...historyCommands,
+  ...gisCommands,
 ]

@@ -15,6 +15,8 @@ import {
   type ClientContext,
 } from './execute'
 import type { CallOptions } from './places'
+import { noParams, type CallTable } from './call-input'
+import type { gisInterface } from '../../contract/gis/operations'
 
 /** §4.5 join and §4.6 dataset list; bearer token of the spatial-analytics group. */
 /** The join's call, built once for sending (`join`) and for showing (`describeJoin`). */
@@ -169,3 +171,12 @@ export function gisClient(ctx: ClientContext) {
 }
 
 export type GisClient = ReturnType<typeof gisClient>
+
+/** The area's interface operations for callers such as `geo-analyst call`. */
+export const gisCalls = {
+  'gis.layers': async (client, input) => {
+    noParams('gis.layers', input)
+    return client.gis.layers({ signal: input.signal })
+  },
+  'gis.join': (client, { params, body, signal }) => client.gis.join(params, body, { signal }),
+} satisfies CallTable<typeof gisInterface>

@@ -13,6 +13,8 @@ import {
   type StandardizeResult,
 } from '../../contract/places/standardize'
 import { execute, parseWith, type ClientContext, type Query } from './execute'
+import type { CallTable } from './call-input'
+import type { placesInterface } from '../../contract/places/operations'
 
 export interface CallOptions {
   signal?: AbortSignal
@@ -80,3 +82,9 @@ export function placesClient(ctx: ClientContext) {
 }
 
 export type PlacesClient = ReturnType<typeof placesClient>
+
+/** The area's interface operations for callers such as `geo-analyst call`. */
+export const placesCalls = {
+  'places.standardize': (client, { params, signal }) => client.places.standardize(params, { signal }),
+  'places.autosuggest': (client, { params, signal }) => client.places.autosuggest(params, { signal }),
+} satisfies CallTable<typeof placesInterface>

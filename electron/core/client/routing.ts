@@ -9,6 +9,8 @@ import {
 import type { HttpResponse } from '../http/transport'
 import { execute, parseWith, type ClientContext, type Query } from './execute'
 import type { CallOptions } from './places'
+import type { CallTable } from './call-input'
+import type { routingInterface } from '../../contract/routing/operations'
 
 /** results.code values that describe the request, not the route: a validation problem. */
 const INVALID_CODES = new Set([
@@ -86,3 +88,9 @@ export function routingClient(ctx: ClientContext) {
 }
 
 export type RoutingClient = ReturnType<typeof routingClient>
+
+/** The area's interface operations for callers such as `geo-analyst call`. */
+export const routingCalls = {
+  'routing.matrix': (client, { params, signal }) => client.routing.matrix(params, { signal }),
+  'routing.predictive': (client, { params, signal }) => client.routing.predictive(params, { signal }),
+} satisfies CallTable<typeof routingInterface>

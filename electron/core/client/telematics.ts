@@ -11,6 +11,9 @@ import {
 } from '../../contract/telematics/devices'
 import { execute, parseJson, parseWith, type ClientContext, type Query } from './execute'
 import type { CallOptions } from './places'
+import type { CallTable } from './call-input'
+import type { telematicsInterface } from '../../contract/telematics/operations'
+import { GeoFailure } from '../geo-failure'
 
 export interface AlarmOptions extends CallOptions {
   /** The spec shows both; JSON is the default. */
@@ -140,3 +143,24 @@ export function telematicsClient(ctx: ClientContext) {
 }
 
 export type TelematicsClient = ReturnType<typeof telematicsClient>
+
+/** The area's interface operations for callers such as `geo-analyst call`. */
+export const telematicsCalls = {
+  'telematics.devices': (client, { params, signal }) => client.telematics.devices(params, { signal }),
+  'telematics.hardware': (client, { params, signal }) => client.telematics.hardware(params, { signal }),
+  'telematics.alarm': async (client, { params, body, confirm, signal }) => {
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+      throw new GeoFailure('validation', '--body for telematics.alarm must be a JSON object', {
+        field: 'body',
+      })
+    }
+    const { contentType, ...fields } = params
+    if (contentType !== undefined && contentType !== 'json' && contentType !== 'form') {
+      throw new GeoFailure('validation', 'contentType must be json or form', { field: 'contentType' })
+    }
+    return client.telematics.createAlarm(
+      { ...(body as Record<string, unknown> | undefined), ...fields },
+      { contentType, confirm: confirm === true, signal },
+    )
+  },
+} satisfies CallTable<typeof telematicsInterface>

@@ -3,6 +3,9 @@ import { issuesFailure } from '../../contract/common/issues'
 import { sniffImage, validateBlurPlates, type ImageType } from '../../contract/vision/blur-plates'
 import { execute, providerHint, type ClientContext } from './execute'
 import type { CallOptions } from './places'
+import { noParams, type CallTable } from './call-input'
+import type { visionInterface } from '../../contract/vision/operations'
+import { GeoFailure } from '../geo-failure'
 
 export interface BlurredImage {
   contentType: string
@@ -55,3 +58,15 @@ export function visionClient(ctx: ClientContext) {
 }
 
 export type VisionClient = ReturnType<typeof visionClient>
+
+/** The area's interface operation for callers such as `geo-analyst call`. */
+export const visionCalls = {
+  'vision.blurPlates': async (client, input) => {
+    noParams('vision.blurPlates', input, 'takes only --file')
+    if (!input.file)
+      throw new GeoFailure('validation', 'vision.blurPlates needs --file IMAGE (.jpg, .jpeg or .png)', {
+        field: 'file',
+      })
+    return client.vision.blurPlates(input.file, { signal: input.signal })
+  },
+} satisfies CallTable<typeof visionInterface>

@@ -9,6 +9,8 @@ export interface LocalWorkspacePort {
   features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
   /** Import a file's bytes as a new dataset; the file name tells the format (.geojson, .csv, .kml, .zip, ...). */
   importFile(input: { fileName: string; bytes: Uint8Array; name?: string }): Promise<LocalDatasetInfo>
+  /** Import a file the service can read, by path; `fileName` (the name the user knows) defaults to its base name. */
+  importPath(input: { path: string; fileName?: string; name?: string }): Promise<LocalDatasetInfo>
 }
 
 /** What the workspace knows about a dataset, in the contract's terms. */

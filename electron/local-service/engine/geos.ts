@@ -9,9 +9,16 @@ export type GeomPtr = number
 
 let instance: Promise<Geos> | undefined
 
+let loaded: Geos | undefined
+
 export function loadGeos(): Promise<Geos> {
-  instance ??= initGeosJs()
+  instance ??= initGeosJs().then((geos) => (loaded = geos))
   return instance
+}
+
+/** Size of this thread's GEOS WebAssembly heap (0 before GEOS is loaded); it grows and never shrinks. */
+export function geosHeapBytes(): number {
+  return loaded?.Module.HEAP8.byteLength ?? 0
 }
 
 /** GEOS geometry type ids (geos_c.h). */

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
 import { FakeProvider, fakeUrls } from '../../support/fake-provider'
 import { cli, tempDir } from './cli-harness'
+import { INTERFACE_OPERATION_NAMES } from '../../../electron/contract'
 
 let fake: FakeProvider
 let env: NodeJS.ProcessEnv
@@ -223,5 +224,24 @@ describe('geo-analyst call as a real process', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({ success: true, layers: [{ layername: 'wards' }] })
     expect(fake.received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`)
+  })
+
+  it('derives its operations and --help from the contract table; an unknown operation or flag is named', async () => {
+    const help = await cli(['call', '--help'], env)
+    expect(help.code).toBe(0)
+    for (const name of INTERFACE_OPERATION_NAMES) expect(help.stdout).toContain(name)
+    const one = await cli(['call', 'routing.matrix', '--help'], env)
+    expect(one.stdout).toMatch(/resources \(required\)/)
+    expect(one.stdout).toMatch(/§4\.3/)
+    const unknown = await cli(['call', 'routing.matrixx', 'profile=driving'], env)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/unknown operation "routing\.matrixx"/)
+    const flag = await cli(['call', 'gis.layers', '--bogus'], env)
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toMatch(/Unknown option --bogus/)
+    const misplaced = await cli(['call', 'gis.layers', '--body', 'x.json'], env)
+    expect(misplaced.code).toBe(2)
+    expect(misplaced.stderr).toMatch(/gis\.layers takes no --body/)
+    expect(fake.received).toHaveLength(0)
   })
 })

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_NAMES, INVOKE_CHANNEL, OPERATION_NAMES } from '../../../electron/contract'
+import {
+  EVENT_NAMES,
+  INTERFACE_OPERATION_NAMES,
+  INVOKE_CHANNEL,
+  OPERATION_NAMES,
+  operations,
+} from '../../../electron/contract'
+import { appOperations } from '../../../electron/contract/app/operations'
+import { gisOperations } from '../../../electron/contract/gis/operations'
+import { op, unionOf } from '../../../electron/contract/operation'
+import { HandlerRegistry } from '../../../electron/core/area'
+import { CLIENT_CALLS } from '../../../electron/core/client/calls'
+import { CALL_OPERATIONS } from '../../../electron/cli/commands/call'
+import { z } from 'zod'
 import { createCore } from '../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
 import { registerOperations, type IpcMainLike } from '../../../electron/main/ipc'
@@ -70,5 +83,30 @@ describe('the one contract table', () => {
     ]) {
       expect(names).toContain(command)
     }
+  })
+
+  it('is the union of the area tables, and the CLI calls exactly the interface operations the client implements', () => {
+    expect(sorted(OPERATION_NAMES)).toEqual(
+      sorted([...Object.keys(appOperations), ...Object.keys(gisOperations)]),
+    )
+    expect(sorted(Object.keys(CLIENT_CALLS))).toEqual(sorted(INTERFACE_OPERATION_NAMES))
+    expect(sorted(CALL_OPERATIONS)).toEqual(sorted(INTERFACE_OPERATION_NAMES))
+    expect(() => unionOf({ 'a.x': 1 }, { 'a.x': 2 })).toThrow(/a\.x is declared twice/)
+  })
+
+  it('refuses to start without a handler for every operation, or with a handler outside the table', () => {
+    const registry = new HandlerRegistry()
+    registry.add(
+      appOperations,
+      Object.fromEntries(Object.keys(appOperations).map((k) => [k, async () => ({})])) as never,
+    )
+    expect(() => registry.complete()).toThrow(/no handler registered for gis\.layers/)
+    expect(() =>
+      registry.add(
+        { 'nope.op': op(z.object({}), z.object({}), 'not in the table') },
+        { 'nope.op': async () => ({}) },
+      ),
+    ).toThrow(/nope\.op is not in the contract table/)
+    expect(Object.keys(operations).length).toBe(OPERATION_NAMES.length)
   })
 })

@@ -1,6 +1,6 @@
 import type { Geometry } from 'geojson'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { feature, names, runService, square, userGeometry, type Running } from '../helpers'
+import { feature, names, runService, square, userGeometry, type Running } from '../../helpers'
 
 /** Hand-made boundary cases against the square (0,0)–(10,10), read as operator(source feature, square). */
 const shapes: Record<string, Geometry | null> = {

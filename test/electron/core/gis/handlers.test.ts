@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createCore } from '../../../electron/core/app-core'
-import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
-import { createWorkspacePort } from '../../../electron/local-service'
-import { fakeUrls } from '../../support/fake-provider'
-import { useTempDirs } from '../../support/temp-dir'
+import { createCore } from '../../../../electron/core/app-core'
+import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secret-store'
+import { fakeUrls } from '../../../support/fake-provider'
+import { useTempDirs } from '../../../support/temp-dir'
 
 const tempDir = useTempDirs()
 
@@ -14,7 +13,6 @@ async function webCore() {
     host: 'web',
     version: '0',
     secretStore: new MemorySecretStore(),
-    localWorkspace: createWorkspacePort(tempDir()),
   })
 }
 

@@ -1,11 +1,13 @@
 import type { Feature } from 'geojson'
-import type { JoinParams } from '../../contract/gis/join-params'
-import type { DatasetFeature } from '../workspace/features'
-import { Workspace, WorkspaceError } from '../workspace/workspace'
-import { loadGeos } from './geos'
-import { JsonChunkWriter } from './json-chunks'
+import type { JoinParams } from '../../../contract/gis/join-params'
+import type { DatasetFeature } from '../../workspace/features'
+import { Workspace, WorkspaceError } from '../../workspace/workspace'
+import { loadGeos, type Geos } from '../../engine/geos'
+import { ByteLruCache } from '../../pool/byte-lru-cache'
+import { JsonChunkWriter } from '../../engine/json-chunks'
 import {
   JoinInputError,
+  releaseTable,
   resultFeatures,
   runJoin,
   selection,
@@ -31,8 +33,46 @@ export interface JoinJob {
   repairUserGeometry?: boolean
 }
 
-/** Datasets read once per thread and kept while their manifest is unchanged. */
-const cache = new Map<string, { created: string; table: FeatureTable }>()
+/** Bytes of datasets a worker keeps between joins (their features, index and GEOS geometries), by default. */
+export const DATASET_CACHE_BYTES = 512 * 1024 * 1024
+
+let geosLoaded: Geos | undefined
+
+/**
+ * Datasets read once per thread and kept while their manifest is unchanged, least recently used first out
+ * past the byte budget; an evicted table's GEOS geometries are freed with it.
+ */
+const cache = new ByteLruCache<string, { created: string; table: FeatureTable }>(
+  DATASET_CACHE_BYTES,
+  ({ table }) => {
+    if (geosLoaded) releaseTable(geosLoaded, table)
+  },
+)
+
+/** What a table costs in memory, roughly: its positions and properties as V8 holds them, and the index. */
+export function estimateTableBytes(features: readonly DatasetFeature[]): number {
+  let bytes = 0
+  const walk = (c: unknown): void => {
+    if (!Array.isArray(c)) return
+    if (typeof c[0] === 'number') bytes += 64
+    else for (const x of c) walk(x)
+  }
+  for (const f of features) {
+    bytes += 160 + Object.keys(f.properties).length * 64
+    const g = f.geometry
+    if (!g) continue
+    if (g.type === 'GeometryCollection')
+      for (const part of g.geometries) walk((part as { coordinates?: unknown }).coordinates)
+    else walk(g.coordinates)
+  }
+  // GEOS copies of the geometries in the WebAssembly heap, once built, and the spatial index.
+  return bytes * 1.5 + features.length * 48
+}
+
+/** Bytes the dataset cache holds now (reported with the worker's memory). */
+export function datasetCacheBytes(): number {
+  return cache.bytes
+}
 
 /** The dataset's manifest: one file read when the name is exact, else a search letter case aside. */
 async function manifestOf(workspace: Workspace, name: string) {
@@ -53,7 +93,7 @@ async function table(workspace: Workspace, name: string, param: string): Promise
   if (hit && hit.created === manifest.created) return hit.table
   const { features, index } = await workspace.read(manifest.name)
   const t: FeatureTable = { name: manifest.name, features, fields: manifest.fields.map((f) => f.name), index }
-  cache.set(key, { created: manifest.created, table: t })
+  cache.set(key, { created: manifest.created, table: t }, estimateTableBytes(features))
   return t
 }
 
@@ -104,7 +144,7 @@ export async function executeJoin(job: JoinJob, emit: JoinEmit): Promise<void> {
 
 /** The join itself; returns the last part of the answer, having emitted any before it. */
 async function runJob(job: JoinJob, emit: JoinEmit): Promise<Parameters<JoinEmit>[0]> {
-  const geos = await loadGeos()
+  const geos = (geosLoaded = await loadGeos())
   const workspace = new Workspace(job.workspaceDir)
   const p = job.params
   if (p.saveAsNewDataset && p.newDatasetNme && (await workspace.find(p.newDatasetNme))) {

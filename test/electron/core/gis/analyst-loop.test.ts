@@ -6,7 +6,7 @@ import type { EventName, JoinRun, RunSummary } from '../../../../electron/contra
 import { createCore, type Core } from '../../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secret-store'
 import { RequestHistory } from '../../../../electron/core/workspace/request-history'
-import { createWorkspacePort, startLocalService } from '../../../../electron/local-service'
+import { startLocalService } from '../../../../electron/local-service'
 
 /**
  * The analyst's loop driven through `core.call` exactly as the hosts do, against a real local service
@@ -82,7 +82,6 @@ beforeAll(async () => {
     version: '0',
     secretStore: new MemorySecretStore(),
     startLocalService: () => startLocalService({ workspaceDir }),
-    localWorkspace: createWorkspacePort(workspaceDir),
   })
   core.events.subscribe((name, payload) => events.push({ name, payload }))
 }, 60_000)

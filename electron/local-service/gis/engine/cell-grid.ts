@@ -1,5 +1,5 @@
 import type { Geometry, MultiPolygon, Position } from 'geojson'
-import type { BBox } from './geodesy'
+import type { BBox } from '../../engine/geodesy'
 
 /** What the grid knows about a point or a box against an areal reference. */
 export const Where = { Unknown: -1, Exterior: 0, Interior: 1 } as const

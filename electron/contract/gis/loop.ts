@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FAILURE_CLASSES } from './failure'
+import { FAILURE_CLASSES } from '../failure'
 
 /**
  * Schemas of the analyst's loop as the renderer sees it: datasets, the join run, drawings, run history

@@ -1,8 +1,8 @@
 import type { Geometry } from 'geojson'
 import Flatbush from 'flatbush'
-import type { JoinParams } from '../../contract/gis/join-params'
-import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../workspace/features'
-import { buildIndex } from '../workspace/workspace'
+import type { JoinParams } from '../../../contract/gis/join-params'
+import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../../workspace/features'
+import { buildIndex } from '../../workspace/workspace'
 import {
   approximateArea,
   distanceBetweenEdgeSets,
@@ -13,10 +13,10 @@ import {
   geodesicLength,
   isEmptyGeometry,
   type BBox,
-} from './geodesy'
+} from '../../engine/geodesy'
 import { CellGrid, Where } from './cell-grid'
-import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from './geos'
-import { JsonChunkWriter } from './json-chunks'
+import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from '../../engine/geos'
+import { JsonChunkWriter } from '../../engine/json-chunks'
 import { PairList } from './pair-list'
 
 /** A set of features the join reads: a dataset, or the user geometry sent in the body. */
@@ -347,6 +347,26 @@ function preparedRef(
   kept.set(r, entry)
   preparedCount++
   return { entry, kept: true }
+}
+
+/**
+ * Free what the engine keeps for a table across joins (its GEOS geometries and prepared references in the
+ * WebAssembly heap). The dataset cache calls it when it evicts the table; without it that memory would stay
+ * taken after the table is gone.
+ */
+export function releaseTable(geos: Geos, table: FeatureTable): void {
+  const geometries = geosCache.get(table)
+  if (geometries) {
+    for (const ptr of geometries.values()) destroy(geos, ptr)
+    cachedGeometries -= geometries.size
+    geosCache.delete(table)
+  }
+  const prepared = preparedByTable.get(table)
+  if (prepared) {
+    for (const entry of prepared.values()) releasePrepared(geos, entry)
+    preparedCount -= prepared.size
+    preparedByTable.delete(table)
+  }
 }
 
 function gridFor(

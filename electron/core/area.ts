@@ -1,0 +1,86 @@
+import type { z } from 'zod'
+import type {
+  AppInfo,
+  OperationName,
+  OperationResponse,
+  Operations,
+  OperationTable,
+  Profile,
+} from '../contract'
+import { operations } from '../contract'
+import type { Client } from './client/create-client'
+import type { EventBus } from './events'
+import type { Redactor } from './http/redactor'
+import type { TransportOptions } from './http/transport'
+import type { Credentials } from './secrets/credentials'
+import type { SettingsStore } from './settings/settings-store'
+
+/** A handler receives the already-validated request and returns the response or throws a GeoFailure. */
+export type Handlers = {
+  [K in OperationName]: (request: z.output<Operations[K]['request']>) => Promise<OperationResponse<K>>
+}
+
+/** The handlers of one area's table, typed by that table. */
+export type TableHandlers<T extends OperationTable> = {
+  [K in keyof T]: (request: z.output<T[K]['request']>) => Promise<z.output<T[K]['response']>>
+}
+
+/** The built-in local service as the core sees it; hosts inject how to start it. */
+export interface LocalServiceHandle {
+  urls: import('../contract').BaseUrls
+  token: string
+  licenceKey: string
+  close(): Promise<void>
+}
+
+/**
+ * What every area's handlers share: the app's stores, the client over the active profile, the event bus, and
+ * the host's optional ports. Areas build their own services from it inside `register<Area>Handlers`.
+ */
+export interface CoreContext {
+  host: AppInfo['host']
+  info(): AppInfo
+  settings: SettingsStore
+  credentials: Credentials
+  events: EventBus
+  redactor: Redactor
+  /** Drawings, run and request history live here. */
+  dataDir: string
+  /** The active profile, with the built-in local service started first when it is the Local one. */
+  readyProfile(): Promise<Profile>
+  /** The client over the active profile, with the default transport. */
+  client: Client
+  /** A client over the active profile with its own transport settings (e.g. long joins). */
+  clientWith(transport: TransportOptions): Client
+  /** The built-in local service, started on first use; null when this host has none. */
+  localService(): Promise<LocalServiceHandle | null>
+  /** Ports only some hosts have (e.g. the desktop save dialog), by name; an area reads the ones it knows. */
+  ports: Readonly<Record<string, unknown>>
+  /** Run when the core closes. */
+  onClose(stop: () => Promise<void>): void
+}
+
+/** Where areas put their handlers; the core refuses to start unless every operation has exactly one. */
+export class HandlerRegistry {
+  private readonly handlers = new Map<string, (request: never) => Promise<unknown>>()
+
+  /** Register the handlers of an area's table (the type checks that each of its operations has one). */
+  add<T extends OperationTable>(table: T, handlers: TableHandlers<T>): void {
+    for (const name of Object.keys(table)) {
+      if (!Object.prototype.hasOwnProperty.call(operations, name))
+        throw new Error(`operation ${name} is not in the contract table (electron/contract/operations.ts)`)
+      if (this.handlers.has(name)) throw new Error(`operation ${name} has two handlers`)
+      this.handlers.set(name, handlers[name as keyof T] as (request: never) => Promise<unknown>)
+    }
+  }
+
+  /** Every handler, once each operation of the contract has one. */
+  complete(): Handlers {
+    const missing = Object.keys(operations).filter((name) => !this.handlers.has(name))
+    if (missing.length) throw new Error(`no handler registered for ${missing.join(', ')}`)
+    return Object.fromEntries(this.handlers) as unknown as Handlers
+  }
+}
+
+/** One area's registration: builds the area's services over the shared context and registers its handlers. */
+export type RegisterArea = (registry: HandlerRegistry, core: CoreContext) => void

@@ -1,0 +1,6 @@
+import { registerAppHandlers } from './app/handlers'
+import type { RegisterArea } from './area'
+import { registerGisHandlers } from './gis/handlers'
+
+/** Every area's handler registration, one line per area. Hosts call none of them: `createCore` does. */
+export const CORE_AREAS: readonly RegisterArea[] = [registerAppHandlers, registerGisHandlers]

@@ -1,0 +1,19 @@
+import type { InterfaceOperationName } from '../../contract'
+import type { Call } from './call-input'
+import { gisCalls } from './gis'
+import { placesCalls } from './places'
+import { routingCalls } from './routing'
+import { telematicsCalls } from './telematics'
+import { visionCalls } from './vision'
+
+/**
+ * Every interface operation's call over the client, one line per area: what `geo-analyst call` runs. Its
+ * keys are exactly the contract's `INTERFACE_OPERATIONS` (a test asserts it).
+ */
+export const CLIENT_CALLS: Readonly<Record<InterfaceOperationName, Call>> = {
+  ...placesCalls,
+  ...routingCalls,
+  ...gisCalls,
+  ...telematicsCalls,
+  ...visionCalls,
+}

@@ -1,0 +1,139 @@
+import { issuesFailure } from '../../contract/common/issues'
+import { validateJoinRequest } from '../../contract/gis/join-params'
+import { gisOperations } from '../../contract/gis/operations'
+import type { CoreContext, HandlerRegistry } from '../area'
+import type { SaveDialogPort } from '../export/save-dialog-port'
+import { GeoFailure } from '../geo-failure'
+import { DrawingsStore } from '../workspace/drawings-store'
+import type { LocalWorkspacePort } from '../workspace/local-workspace-port'
+import { RunHistory } from '../workspace/run-history'
+import { datasetFromLayer } from './datasets'
+import { httpWorkspacePort } from './http-workspace-port'
+import { joinPreview } from './join-preview'
+import { geoFailureOf, JoinRuns } from './join-runs'
+import type { Result } from '../../contract'
+
+/**
+ * How joins are sent: one attempt may take minutes (a join over a big dataset), answers may be large,
+ * and a read-only join is tried at most twice. Cancel stays immediate through the run's AbortController.
+ */
+export const JOIN_TRANSPORT = {
+  retry: { attemptTimeoutMs: 10 * 60_000, totalBudgetMs: 10 * 60_000, maxAttempts: 2 },
+  maxResponseBytes: 512 * 1024 * 1024,
+} as const
+
+/** Ports of the gis area a host may give the core (`CoreOptions.ports`). */
+export interface GisPorts {
+  /** The desktop save dialog for exports (Electron only). */
+  saveDialog?: SaveDialogPort
+  /** The local workspace; by default the built-in local service's, over HTTP. */
+  localWorkspace?: LocalWorkspacePort
+}
+
+/** Largest import accepted, decoded (the contract bounds the base64 text accordingly). */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+
+function unwrap<T>(result: Result<T>): T {
+  if (!result.ok) throw geoFailureOf(result.error)
+  return result.value
+}
+
+/** The analyst's loop: datasets, joins, drawings, run history and exports. */
+export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext): void {
+  const ports = core.ports as GisPorts
+  const joinClient = core.clientWith(JOIN_TRANSPORT)
+  const runs = new RunHistory(core.dataDir, core.redactor)
+  const gis = {
+    redactor: core.redactor,
+    readyProfile: core.readyProfile,
+    client: core.client,
+    runs,
+    drawings: new DrawingsStore(core.dataDir),
+    joinRuns: new JoinRuns({
+      send: (params, body, { signal }) => joinClient.gis.join(params, body, { signal }),
+      events: core.events,
+      history: runs,
+      profile: async () => (await core.settings.activeProfile()).name,
+    }),
+    localWorkspace: ports.localWorkspace ?? httpWorkspacePort(core.localService),
+    saveDialog: ports.saveDialog,
+  }
+  const events = core.events
+
+  async function localWorkspace(what: string): Promise<LocalWorkspacePort> {
+    const profile = await gis.readyProfile()
+    if (!profile.builtIn) {
+      throw new GeoFailure(
+        'local-configuration',
+        `${what}: only datasets of the built-in Local profile can be ${what === 'datasets.features' ? 'shown on the map' : 'used here'}; the active profile is "${profile.name}"`,
+      )
+    }
+    return gis.localWorkspace
+  }
+
+  registry.add(gisOperations, {
+    'gis.layers': async () => {
+      const profile = await gis.readyProfile()
+      const list = unwrap(await gis.client.gis.layers())
+      return { datasets: list.layers.map((layer) => datasetFromLayer(layer, profile.builtIn)) }
+    },
+    'gis.previewJoin': async ({ params, body }) => {
+      const checked = validateJoinRequest(params, body)
+      if (!checked.ok) throw geoFailureOf(issuesFailure('gis.previewJoin', checked.issues).error)
+      await gis.readyProfile()
+      const built = unwrap(await gis.client.gis.describeJoin(params, body))
+      return joinPreview(built, params, body !== undefined, gis.redactor)
+    },
+    'gis.join': async (request) => {
+      await gis.readyProfile()
+      return gis.joinRuns.run(request)
+    },
+    'gis.cancelJoin': async ({ runId }) => ({ cancelled: gis.joinRuns.cancel(runId) }),
+    'datasets.features': async ({ name }) => (await localWorkspace('datasets.features')).features(name),
+    'datasets.import': async ({ fileName, contentBase64, name }) => {
+      const port = await localWorkspace('datasets.import')
+      const text = contentBase64.replace(/\s+/g, '')
+      if (!BASE64.test(text) || text.length % 4 === 1) {
+        throw new GeoFailure('validation', 'datasets.import: contentBase64 is not valid base64', {
+          field: 'contentBase64',
+        })
+      }
+      const bytes = Buffer.from(text, 'base64')
+      if (bytes.byteLength === 0) {
+        throw new GeoFailure('validation', `datasets.import: ${fileName} is empty`, {
+          field: 'contentBase64',
+        })
+      }
+      if (bytes.byteLength > MAX_IMPORT_BYTES) {
+        throw new GeoFailure(
+          'validation',
+          `datasets.import: ${fileName} is larger than ${MAX_IMPORT_BYTES} bytes; use geo-analyst import for big files`,
+          { field: 'contentBase64' },
+        )
+      }
+      const info = await port.importFile({ fileName, bytes, ...(name ? { name } : {}) })
+      events.emit('datasets.changed', { reason: `imported ${info.layername}` })
+      return { ...info, local: true }
+    },
+    'drawings.load': () => gis.drawings.load(),
+    'drawings.save': ({ collection }) => gis.drawings.save(collection),
+    'runs.list': async () => ({ runs: await gis.runs.list() }),
+    'runs.get': async ({ id }) => {
+      const found = await gis.runs.get(id)
+      if (!found)
+        throw new GeoFailure('not-found', `runs.get: no run with id ${id.slice(0, 80)}`, { field: 'id' })
+      return found
+    },
+    'export.save': async (request) => {
+      if (!gis.saveDialog) {
+        throw new GeoFailure(
+          'local-configuration',
+          'The browser downloads exports; this host has no save dialog',
+        )
+      }
+      return { path: await gis.saveDialog.save(request) }
+    },
+  })
+}

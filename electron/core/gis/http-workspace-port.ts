@@ -1,0 +1,87 @@
+import { promises as fs } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { classifyStatus } from '../../contract'
+import type { LocalServiceHandle } from '../area'
+import { GeoFailure } from '../geo-failure'
+import type { LocalDatasetInfo, LocalWorkspacePort } from '../workspace/local-workspace-port'
+
+/** The failure an error answer of the local service means: its class by status, its message and field. */
+async function failureOf(response: Response, operation: string): Promise<GeoFailure> {
+  let message = `HTTP ${response.status}`
+  let field: string | undefined
+  try {
+    const body = (await response.json()) as { message?: unknown; field?: unknown }
+    if (typeof body.message === 'string') message = body.message
+    if (typeof body.field === 'string') field = body.field
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  const failureClass = classifyStatus(response.status) ?? 'unclassified'
+  return new GeoFailure(failureClass, message.startsWith(operation) ? message : `${operation}: ${message}`, {
+    status: response.status,
+    ...(field ? { field } : {}),
+  })
+}
+
+/**
+ * The core's `LocalWorkspacePort` over HTTP to the built-in local service (its `/local/datasets` extension),
+ * so reading and importing datasets happens in the service's process and worker threads, never in the host's.
+ */
+export function httpWorkspacePort(service: () => Promise<LocalServiceHandle | null>): LocalWorkspacePort {
+  async function request(operation: string, pathname: string, init: RequestInit = {}): Promise<Response> {
+    const handle = await service()
+    if (!handle) throw new GeoFailure('local-configuration', `${operation}: this host has no local service`)
+    const origin = new URL(handle.urls.mgis_url).origin
+    let response: Response
+    try {
+      response = await fetch(origin + pathname, {
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${handle.token}` },
+      })
+    } catch (error) {
+      throw new GeoFailure(
+        'provider-unavailable',
+        `${operation}: the built-in local service did not answer (${(error as Error).message})`,
+      )
+    }
+    if (!response.ok) throw await failureOf(response, operation)
+    return response
+  }
+
+  const port: LocalWorkspacePort = {
+    async features(name) {
+      const response = await request(
+        'datasets.features',
+        `/local/datasets/${encodeURIComponent(name)}/features`,
+      )
+      const geojson = await response.text()
+      return {
+        name: decodeURIComponent(response.headers.get('x-dataset-name') ?? encodeURIComponent(name)),
+        geojson,
+        featureCount: Number(response.headers.get('x-feature-count') ?? 0),
+      }
+    },
+    async importPath(input) {
+      const response = await request('datasets.import', '/local/datasets/import', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      })
+      return (await response.json()) as LocalDatasetInfo
+    },
+    async importFile({ fileName, bytes, name }) {
+      // Staged under a private temp folder for the service to read, keeping only the base name.
+      const original = fileName.split(/[\\/]/).pop() || 'upload'
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-analyst-upload-'))
+      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
+      try {
+        await fs.writeFile(file, bytes, { mode: 0o600 })
+        return await port.importPath({ path: file, fileName: original, ...(name ? { name } : {}) })
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true })
+      }
+    },
+  }
+  return port
+}

@@ -1,0 +1,15 @@
+import { geosHeapBytes } from '../engine/geos'
+import type { JobIo } from '../pool/job'
+import { datasetCacheBytes, executeJoin, type JoinJob } from './engine/join-service'
+
+/** The gis area's job kinds, run in the worker pool. */
+export const gisJobs = {
+  /** One join (§4.5): the answer streams back in parts; resolves when the last part is out. */
+  'gis.join': (job: JoinJob, io: JobIo): Promise<void> =>
+    executeJoin(job, (part) => io.part(part.status, part.bytes, part.last)),
+}
+
+/** Memory the gis engines hold in a worker beyond the V8 heap. */
+export function gisWorkerBytes(): number {
+  return geosHeapBytes() + datasetCacheBytes()
+}

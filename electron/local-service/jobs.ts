@@ -1,0 +1,21 @@
+import { gisJobs, gisWorkerBytes } from './gis/jobs'
+
+/**
+ * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
+ * serializable job and the pool's `JobIo`, and resolves with a serializable result.
+ */
+export const JOB_KINDS = {
+  ...gisJobs,
+}
+
+/** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
+const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes]
+
+export type JobKinds = typeof JOB_KINDS
+export type JobKind = keyof JobKinds
+export type JobOf<K extends JobKind> = Parameters<JobKinds[K]>[0]
+export type ResultOf<K extends JobKind> = Awaited<ReturnType<JobKinds[K]>>
+
+export function workerExternalBytes(): number {
+  return EXTERNAL_BYTES.reduce((sum, bytes) => sum + bytes(), 0)
+}

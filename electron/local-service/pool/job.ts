@@ -1,0 +1,40 @@
+/**
+ * What a job of the worker pool sees: a serializable job in, and a way to stream parts of its answer and
+ * report progress. Each area contributes its job kinds (`electron/local-service/jobs.ts`); the pool knows none.
+ */
+export interface JobIo {
+  /** A part of a streamed answer; its buffer is transferred (moved, not copied) to the serving thread. */
+  part(status: number, bytes: Uint8Array, last: boolean): void
+  /** Progress of long work, forwarded to the caller's `onProgress`. */
+  progress(progress: JobProgress): void
+}
+
+export interface JobProgress {
+  phase: string
+  done?: number
+  total?: number
+}
+
+export type JobHandler<J = never, R = unknown> = (job: J, io: JobIo) => Promise<R>
+
+/** Memory a worker reports after each job: the pool retires a worker past its budget. */
+export interface WorkerMemory {
+  /** V8 heap in use. */
+  heapBytes: number
+  /** Memory outside the V8 heap that the worker's engines hold (WebAssembly heaps, caches). */
+  externalBytes: number
+}
+
+/** Messages from the serving thread to a worker. */
+export interface JobMessage {
+  id: number
+  kind: string
+  job: unknown
+}
+
+/** Messages from a worker to the serving thread. */
+export type WorkerMessage =
+  | { id: number; type: 'part'; status: number; bytes: Uint8Array; last: boolean }
+  | { id: number; type: 'progress'; progress: JobProgress }
+  | { id: number; type: 'done'; result: unknown; memory: WorkerMemory }
+  | { id: number; type: 'error'; name: string; message: string; memory: WorkerMemory }

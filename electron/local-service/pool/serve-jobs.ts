@@ -1,0 +1,41 @@
+import { getHeapStatistics } from 'node:v8'
+import { parentPort } from 'node:worker_threads'
+import type { JobIo, JobMessage, WorkerMemory, WorkerMessage } from './job'
+
+type AnyHandler = (job: never, io: JobIo) => Promise<unknown>
+
+/**
+ * The loop of a pool worker thread: run one job at a time, of the kinds given, and answer with its result or
+ * error and the worker's memory after it. Parts of streamed answers cross with their buffers transferred.
+ */
+export function serveJobs(kinds: Readonly<Record<string, AnyHandler>>, externalBytes: () => number): void {
+  const memory = (): WorkerMemory => ({
+    heapBytes: getHeapStatistics().used_heap_size,
+    externalBytes: externalBytes(),
+  })
+  const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
+    parentPort?.postMessage(message, transfer)
+  parentPort?.on('message', (message: JobMessage) => {
+    const { id, kind } = message
+    const io: JobIo = {
+      part: (status, bytes, last) =>
+        post({ id, type: 'part', status, bytes, last }, [bytes.buffer as ArrayBuffer]),
+      progress: (progress) => post({ id, type: 'progress', progress }),
+    }
+    const handler = kinds[kind] as ((job: unknown, io: JobIo) => Promise<unknown>) | undefined
+    const run = handler
+      ? handler(message.job, io)
+      : Promise.reject(new Error(`no job kind "${kind}" is registered`))
+    run.then(
+      (result) => post({ id, type: 'done', result, memory: memory() }),
+      (error: unknown) =>
+        post({
+          id,
+          type: 'error',
+          name: error instanceof Error ? error.name : 'Error',
+          message: error instanceof Error ? error.message : String(error),
+          memory: memory(),
+        }),
+    )
+  })
+}

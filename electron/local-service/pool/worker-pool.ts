@@ -1,0 +1,285 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { JobKind, JobOf, ResultOf } from '../jobs'
+import type { JobMessage, JobProgress, WorkerMemory, WorkerMessage } from './job'
+
+/** The caller went away (or cancelled) before the job finished: its worker was stopped. */
+export class JobCancelled extends Error {
+  constructor() {
+    super('the job was cancelled: the client went away')
+    this.name = 'JobCancelled'
+  }
+}
+
+/** The queue is full: answer 503 with `Retry-After: retryAfterSeconds`. */
+export class PoolFull extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`the service is busy: too many jobs are waiting; retry in ${retryAfterSeconds} s`)
+    this.name = 'PoolFull'
+  }
+}
+
+/** A job failed inside its worker (the engine threw): the message is the engine's, the name its class. */
+export class JobFailed extends Error {
+  constructor(
+    message: string,
+    readonly errorName: string,
+  ) {
+    super(message)
+    this.name = 'JobFailed'
+  }
+}
+
+export interface PoolOptions {
+  /** Worker threads at most (default 2). */
+  workers?: number
+  /**
+   * Workers kept free of large jobs, so a small job never queues behind big ones (default 1 when there are
+   * at least two workers, else 0 — then a small job gets an extra worker of its own while a large one runs).
+   */
+  reservedForSmall?: number
+  /** Jobs waiting at most; past it `run` throws PoolFull (default 64). */
+  maxQueue?: number
+  /** A job of at most this weight is small (default 50,000 — e.g. features a join reads). */
+  smallWeight?: number
+  /** A worker whose heap and engine memory exceed this after a job is retired (default 1.5 GiB). */
+  maxWorkerBytes?: number
+  /** The worker script (tests serve their own job kinds); defaults to the built `pool-worker.js` or the .ts source. */
+  workerUrl?: URL
+}
+
+export interface RunOptions {
+  signal?: AbortSignal
+  /** The job's expected cost in the area's units; at most `smallWeight` is small (default: small). */
+  weight?: number
+  onPart?: (part: { status: number; bytes: Uint8Array; last: boolean }) => void
+  onProgress?: (progress: JobProgress) => void
+}
+
+interface Pending {
+  id: number
+  kind: string
+  job: unknown
+  small: boolean
+  options: RunOptions
+  resolve: (value: unknown) => void
+  reject: (error: Error) => void
+  started?: number
+}
+
+interface Slot {
+  worker: Worker
+  job?: Pending
+  /** Spawned beyond `workers` for one small job; retired when it finishes. */
+  extra: boolean
+}
+
+/**
+ * Start a worker: the built `pool-worker.js` beside this bundle, else the .ts source through tsx's module hooks
+ * (registered inside the worker, since loader flags are not passed on to worker threads).
+ */
+function spawnWorker(url?: URL): Worker {
+  const built = new URL('./pool-worker.js', import.meta.url)
+  const script = url ?? (existsSync(fileURLToPath(built)) ? built : new URL('./worker.ts', import.meta.url))
+  if (!script.pathname.endsWith('.ts')) return new Worker(script)
+  const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(script.href)}) })`
+  return new Worker(boot, { eval: true })
+}
+
+/**
+ * One pool of worker threads for every CPU-heavy job of the local service (joins, routing matrices, image
+ * inference, imports), one job per worker at a time. Small jobs go first and have a worker kept for them; the
+ * queue is bounded; a caller's abort stops its job (the worker is terminated and replaced on demand); a worker
+ * that grew past its memory budget is retired after its job.
+ */
+export class WorkerPool {
+  private readonly slots: Slot[] = []
+  private readonly queue: Pending[] = []
+  private nextId = 1
+  private closed = false
+  private readonly size: number
+  private readonly reserved: number
+  private readonly maxQueue: number
+  private readonly smallWeight: number
+  private readonly maxWorkerBytes: number
+  /** Recent job durations (ms), for the Retry-After estimate. */
+  private readonly durations: number[] = []
+  /** What the pool did, for benchmarks and tests. */
+  readonly stats = { spawned: 0, retired: 0, lastMemory: undefined as WorkerMemory | undefined }
+
+  constructor(private readonly options: PoolOptions = {}) {
+    this.size = Math.max(1, options.workers ?? 2)
+    this.reserved = Math.min(options.reservedForSmall ?? (this.size > 1 ? 1 : 0), this.size - 1)
+    this.maxQueue = options.maxQueue ?? 64
+    this.smallWeight = options.smallWeight ?? 50_000
+    this.maxWorkerBytes = options.maxWorkerBytes ?? 1.5 * 1024 ** 3
+  }
+
+  /** Run a job of an area's kind; resolves with the job's result, after every part it streamed. */
+  run<K extends JobKind>(kind: K, job: JobOf<K>, options: RunOptions = {}): Promise<ResultOf<K>> {
+    if (this.closed) return Promise.reject(new Error('the worker pool is closed'))
+    if (options.signal?.aborted) return Promise.reject(new JobCancelled())
+    if (this.queue.length >= this.maxQueue) return Promise.reject(new PoolFull(this.retryAfter()))
+    return new Promise((resolve, reject) => {
+      const pending: Pending = {
+        id: this.nextId++,
+        kind,
+        job,
+        small: (options.weight ?? 0) <= this.smallWeight,
+        options,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      }
+      options.signal?.addEventListener('abort', () => this.cancel(pending), { once: true })
+      // Small jobs wait ahead of large ones; each class in arrival order.
+      const at = pending.small ? this.queue.findIndex((p) => !p.small) : -1
+      if (at >= 0) this.queue.splice(at, 0, pending)
+      else this.queue.push(pending)
+      this.pump()
+    })
+  }
+
+  /** Jobs running and waiting. */
+  get load(): { running: number; queued: number; workers: number } {
+    return {
+      running: this.slots.filter((s) => s.job).length,
+      queued: this.queue.length,
+      workers: this.slots.length,
+    }
+  }
+
+  private cancel(pending: Pending): void {
+    const queued = this.queue.indexOf(pending)
+    if (queued >= 0) {
+      this.queue.splice(queued, 1)
+      pending.reject(new JobCancelled())
+      return
+    }
+    const slot = this.slots.find((s) => s.job === pending)
+    if (!slot) return
+    this.retire(slot)
+    pending.reject(new JobCancelled())
+    this.pump()
+  }
+
+  private retryAfter(): number {
+    const recent = this.durations.slice(-20)
+    const mean = recent.length ? recent.reduce((a, b) => a + b, 0) / recent.length : 1000
+    return Math.min(60, Math.max(1, Math.ceil((mean * (this.queue.length + 1)) / this.size / 1000)))
+  }
+
+  private retire(slot: Slot): void {
+    const i = this.slots.indexOf(slot)
+    if (i >= 0) this.slots.splice(i, 1)
+    this.stats.retired++
+    slot.job = undefined
+    void slot.worker.terminate()
+  }
+
+  private spawn(extra: boolean): Slot {
+    const worker = spawnWorker(this.options.workerUrl)
+    this.stats.spawned++
+    const slot: Slot = { worker, extra }
+    worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message))
+    worker.on('error', (error) => this.onExit(slot, error))
+    worker.on('exit', () => this.onExit(slot, new Error('the worker stopped')))
+    this.slots.push(slot)
+    return slot
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    const pending = slot.job
+    if (!pending || pending.id !== message.id) return
+    switch (message.type) {
+      case 'part':
+        try {
+          pending.options.onPart?.({ status: message.status, bytes: message.bytes, last: message.last })
+        } catch (error) {
+          this.finish(slot, () => pending.reject(error as Error), true)
+        }
+        return
+      case 'progress':
+        pending.options.onProgress?.(message.progress)
+        return
+      case 'done':
+        this.stats.lastMemory = message.memory
+        this.finish(slot, () => pending.resolve(message.result), this.overBudget(message.memory))
+        return
+      case 'error':
+        this.stats.lastMemory = message.memory
+        this.finish(
+          slot,
+          () => pending.reject(new JobFailed(message.message || 'the job failed', message.name)),
+          this.overBudget(message.memory),
+        )
+    }
+  }
+
+  private overBudget(memory: WorkerMemory): boolean {
+    return memory.heapBytes + memory.externalBytes > this.maxWorkerBytes
+  }
+
+  private finish(slot: Slot, settle: () => void, retire: boolean): void {
+    const pending = slot.job
+    if (pending?.started !== undefined) {
+      this.durations.push(Date.now() - pending.started)
+      if (this.durations.length > 100) this.durations.splice(0, 50)
+    }
+    slot.job = undefined
+    if (retire || slot.extra) this.retire(slot)
+    settle()
+    this.pump()
+  }
+
+  private onExit(slot: Slot, error: Error): void {
+    const i = this.slots.indexOf(slot)
+    if (i < 0) return
+    this.slots.splice(i, 1)
+    const pending = slot.job
+    slot.job = undefined
+    pending?.reject(error)
+    this.pump()
+  }
+
+  /** Start what may start: a large job only on a worker not kept for small ones. */
+  private pump(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      const next = this.queue[0]!
+      const running = this.slots.filter((s) => s.job)
+      const largeRunning = running.filter((s) => !s.job!.small).length
+      const regular = this.slots.filter((s) => !s.extra)
+      let slot: Slot | undefined
+      if (next.small) {
+        slot = regular.find((s) => !s.job)
+        if (!slot && regular.length < this.size) slot = this.spawn(false)
+        // One worker only, busy with a large job: a small job gets a worker of its own.
+        if (
+          !slot &&
+          this.reserved === 0 &&
+          running.every((s) => !s.job!.small) &&
+          !this.slots.some((s) => s.extra)
+        )
+          slot = this.spawn(true)
+      } else if (largeRunning < this.size - this.reserved) {
+        slot = regular.find((s) => !s.job)
+        if (!slot && regular.length < this.size) slot = this.spawn(false)
+      }
+      if (!slot) return
+      this.queue.shift()
+      slot.job = next
+      next.started = Date.now()
+      const message: JobMessage = { id: next.id, kind: next.kind, job: next.job }
+      slot.worker.postMessage(message)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const stopping = new Error('the service is stopping')
+    for (const p of this.queue.splice(0)) p.reject(stopping)
+    const slots = this.slots.splice(0)
+    for (const s of slots) s.job?.reject(stopping)
+    await Promise.all(slots.map((s) => s.worker.terminate()))
+  }
+}

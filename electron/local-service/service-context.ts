@@ -1,0 +1,38 @@
+import type { Entitlements } from './auth'
+import type { WorkerPool } from './pool/worker-pool'
+import type { Route } from './router'
+import type { Workspace } from './workspace/workspace'
+
+/** Limits and settings of one running local service. */
+export interface ServiceLimits {
+  /** Rows a join returns at most before it answers 206. */
+  rowCap: number
+  /** Largest JSON request body accepted. */
+  maxBodyBytes: number
+}
+
+/** What every area's routes and engines share in a running local service. */
+export interface ServiceContext {
+  workspaceDir: string
+  workspace: Workspace
+  pool: WorkerPool
+  limits: ServiceLimits
+  entitlements: Entitlements
+  /** The service's clock; tests inject one so time-dependent areas (fleet, predictive ETA) are deterministic. */
+  now(): number
+}
+
+/** A running area of the local service: its routes, and what to stop when the service stops. */
+export interface AreaInstance {
+  routes: Route[]
+  close?(): Promise<void>
+}
+
+/**
+ * One area of the local service (places, routing, gis, telematics, vision): started once with the service.
+ * `start` loads what the area needs (reference data, simulations) and returns its routes.
+ */
+export interface LocalArea {
+  name: string
+  start(ctx: ServiceContext): Promise<AreaInstance> | AreaInstance
+}
