@@ -1,4 +1,5 @@
 import { gisJobs, gisWorkerBytes } from './gis/jobs'
+import { visionJobs, visionWorkerBytes } from './vision/jobs'
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
@@ -6,10 +7,11 @@ import { gisJobs, gisWorkerBytes } from './gis/jobs'
  */
 export const JOB_KINDS = {
   ...gisJobs,
+  ...visionJobs,
 }
 
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
-const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes]
+const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, visionWorkerBytes]
 
 export type JobKinds = typeof JOB_KINDS
 export type JobKind = keyof JobKinds

@@ -45,19 +45,28 @@ export interface VisionJobContext {
   /** Threads ONNX Runtime uses inside one inference. */
   threads?: number
   signal?: AbortSignal
+  /** Told when the work enters a phase: 'loading models', 'blurring'. */
+  onPhase?: (phase: string) => void
 }
 
 let models: Promise<PlateOcr> | undefined
 let modelThreads: number | undefined
+let loadedBytes = 0
+
+/** Bytes of model weights this worker holds in ONNX Runtime (0 before the first job). */
+export function modelBytesLoaded(): number {
+  return loadedBytes
+}
 
 /** The models, loaded once per worker (or process) and kept for the next job. */
 export function loadModels(threads = 2): Promise<PlateOcr> {
   if (!models || modelThreads !== threads) {
     modelThreads = threads
     models = PlateOcr.load({ threads })
-    models.catch(() => {
-      models = undefined
-    })
+    models.then(
+      (ocr) => (loadedBytes = ocr.modelBytes),
+      () => (models = undefined),
+    )
   }
   return models
 }
@@ -67,7 +76,9 @@ export async function runVisionJob(
   context: VisionJobContext = {},
 ): Promise<VisionJobResult> {
   try {
+    if (!models) context.onPhase?.('loading models')
     const ocr = await loadModels(context.threads)
+    context.onPhase?.('blurring')
     const outcome = await blurImageFile(ocr, job.inputPath, { ...job.options, signal: context.signal })
     if (job.outputPath) await writeFileAtomic(job.outputPath, outcome.bytes, { mode: 0o644 })
     return {

@@ -15,6 +15,8 @@ export class PlateOcr {
     private readonly detector: ort.InferenceSession,
     private readonly recognizer: ort.InferenceSession,
     readonly alphabet: Alphabet,
+    /** Size of the two models' weights. */
+    readonly modelBytes: number,
   ) {}
 
   static async load(options: OcrOptions = {}): Promise<PlateOcr> {
@@ -35,7 +37,7 @@ export class PlateOcr {
     const recognizer = await ort.InferenceSession.create(rec, session)
     const lines = dict.split(/\r?\n/)
     if (lines[lines.length - 1] === '') lines.pop()
-    return new PlateOcr(detector, recognizer, plateAlphabet(lines))
+    return new PlateOcr(detector, recognizer, plateAlphabet(lines), det.byteLength + rec.byteLength)
   }
 
   /** Text probability map of a `height`×`width` BGR tensor (both multiples of 32). */

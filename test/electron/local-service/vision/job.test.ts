@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runVisionJob, type VisionJobResult } from '../../../../electron/local-service/vision/job'
+import { JobCancelled, WorkerPool } from '../../../../electron/local-service/pool/worker-pool'
+import { runVisionJob } from '../../../../electron/local-service/vision/job'
 
 const STREET = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'vision', 'street.jpg')
 let dir: string
@@ -56,25 +56,37 @@ describe('runVisionJob: serializable in, serializable out', () => {
   })
 })
 
-describe('the worker entry', () => {
-  it('runs a job in a worker thread and transfers the image bytes back', async () => {
-    const ts = new URL('../../../../electron/local-service/vision/worker.ts', import.meta.url).href
-    const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(ts)}) })`
-    const worker = new Worker(boot, { eval: true, workerData: { threads: 1 } })
+describe('in the worker pool', () => {
+  it('runs as the vision.blur job kind in a pool worker, its answer written to the output path', async () => {
+    const pool = new WorkerPool({ workers: 1 })
     try {
-      const answer = await new Promise<{ id: number; result: VisionJobResult }>((resolve, reject) => {
-        worker.once('message', resolve)
-        worker.once('error', reject)
-        worker.postMessage({ id: 7, job: { kind: 'vision.blur', inputPath: STREET } })
-      })
-      expect(answer.id).toBe(7)
-      expect(answer.result.ok).toBe(true)
-      if (!answer.result.ok) return
-      const bytes = answer.result.value.bytes as Uint8Array
-      expect((await sharp(bytes).metadata()).format).toBe('jpeg')
-      expect(bytes.byteLength).toBeGreaterThan((await readFile(STREET)).byteLength / 4)
+      const outputPath = join(dir, 'pooled.jpg')
+      const phases: string[] = []
+      const result = await pool.run(
+        'vision.blur',
+        { kind: 'vision.blur', inputPath: STREET, outputPath },
+        { onProgress: (p) => phases.push(p.phase) },
+      )
+      expect(result.ok).toBe(true)
+      if (!result.ok) return
+      expect(result.value.boxes).toHaveLength(2)
+      expect(phases).toEqual(['loading models', 'blurring'])
+      expect((await sharp(outputPath).metadata()).format).toBe('jpeg')
+      expect(pool.stats.lastMemory?.externalBytes).toBeGreaterThan(10_000_000)
     } finally {
-      await worker.terminate()
+      await pool.close()
     }
   }, 120_000)
+
+  it('stops the job when its caller goes away', async () => {
+    const pool = new WorkerPool({ workers: 1 })
+    try {
+      const controller = new AbortController()
+      const running = pool.run('vision.blur', { kind: 'vision.blur', inputPath: STREET }, { signal: controller.signal })
+      setTimeout(() => controller.abort(), 50)
+      await expect(running).rejects.toBeInstanceOf(JobCancelled)
+    } finally {
+      await pool.close()
+    }
+  })
 })
