@@ -1,8 +1,9 @@
 import { gisArea } from './gis/routes'
 import type { LocalArea } from './service-context'
+import { visionArea } from './vision/routes'
 
 /**
  * The areas the local service implements: one line per area. A group of the spec with no area here answers
  * 501 on every path under its prefix.
  */
-export const LOCAL_AREAS: readonly LocalArea[] = [gisArea]
+export const LOCAL_AREAS: readonly LocalArea[] = [gisArea, visionArea]

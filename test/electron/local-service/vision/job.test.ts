@@ -82,7 +82,11 @@ describe('in the worker pool', () => {
     const pool = new WorkerPool({ workers: 1 })
     try {
       const controller = new AbortController()
-      const running = pool.run('vision.blur', { kind: 'vision.blur', inputPath: STREET }, { signal: controller.signal })
+      const running = pool.run(
+        'vision.blur',
+        { kind: 'vision.blur', inputPath: STREET },
+        { signal: controller.signal },
+      )
       setTimeout(() => controller.abort(), 50)
       await expect(running).rejects.toBeInstanceOf(JobCancelled)
     } finally {
