@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { BLURRED_BOXES_HEADER } from '../../contract/vision/blur-plates'
 import { errorBody, HttpError } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { BEARER, type Reply, type Route, type RouteRequest } from '../router'
@@ -9,8 +10,6 @@ import { VisionInputError } from './input-checks'
 import { VISION_LIMITS } from './limits'
 import { spoolUpload } from './upload'
 
-/** Header of the answer listing the blurred boxes as JSON (the local service's addition; clients tolerate its absence). */
-export const BOXES_HEADER = 'x-blurred-boxes'
 /** Most boxes listed in the header (it must stay well under Node's header size limit). */
 const MAX_HEADER_BOXES = 100
 
@@ -66,7 +65,7 @@ async function blurPlates(ctx: ServiceContext, request: RouteRequest): Promise<R
       'content-type': result.value.contentType,
       'content-length': bytes.byteLength,
       'cache-control': 'no-store',
-      [BOXES_HEADER]: JSON.stringify(boxes),
+      [BLURRED_BOXES_HEADER]: JSON.stringify(boxes),
     })
     request.res.end(bytes)
   } catch (error) {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BOXES_HEADER } from '../../../../electron/local-service/vision/routes'
+import { BLURRED_BOXES_HEADER } from '../../../../electron/contract/vision/blur-plates'
 import { runService, TOKEN, type Running } from '../helpers'
 
 const STREET = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'vision', 'street.jpg')
@@ -87,7 +87,7 @@ describe('POST /aiml/license_plate_blur_pano on the local service', () => {
       width: 1280,
       height: 720,
     })
-    const boxes = JSON.parse(r.headers.get(BOXES_HEADER) ?? '[]') as unknown[]
+    const boxes = JSON.parse(r.headers.get(BLURRED_BOXES_HEADER) ?? '[]') as unknown[]
     expect(boxes).toHaveLength(2)
   }, 120_000)
 
