@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import type { BaseUrls } from '../contract/settings'
 import type { Entitlements } from './auth'
-import type { PoolOptions } from './pool/worker-pool'
+import type { PoolOptions, WorkerPool } from './pool/worker-pool'
 import { createSampleWorkspace, resolveSampleDir } from './sample/sample-workspace'
 import { baseUrls, createLocalServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_ROW_CAP, listen } from './server'
 import { Workspace } from './workspace/workspace'
@@ -41,6 +41,8 @@ export interface LocalService {
   port: number
   /** Set when the sample workspace was created at this start. */
   sampleCreated: string[]
+  /** What the worker pool did and holds (diagnostics, benchmarks). */
+  poolStats(): WorkerPool['stats'] & { load: WorkerPool['load'] }
   close(): Promise<void>
 }
 
@@ -57,7 +59,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   }
   const token = options.token || secret()
   const licenceKey = options.licenceKey || secret()
-  const { server, stop } = await createLocalServer({
+  const { server, pool, stop } = await createLocalServer({
     workspaceDir: options.workspaceDir,
     token,
     licenceKey,
@@ -78,6 +80,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     licenceKey,
     port,
     sampleCreated,
+    poolStats: () => ({ ...pool.stats, load: pool.load }),
     close() {
       closing ??= (async () => {
         await stop()

@@ -1,5 +1,9 @@
+<<<<<<< HEAD
 import { gisJobs, gisWorkerBytes } from './gis/jobs'
 import { visionJobs, visionWorkerBytes } from './vision/jobs'
+=======
+import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
+>>>>>>> main
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
@@ -13,6 +17,9 @@ export const JOB_KINDS = {
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
 const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, visionWorkerBytes]
 
+/** Each area's caches in a worker (estimated bytes, entries), for diagnostics: one line per area. */
+const CACHES: ReadonlyArray<() => Record<string, number>> = [gisCaches]
+
 export type JobKinds = typeof JOB_KINDS
 export type JobKind = keyof JobKinds
 export type JobOf<K extends JobKind> = Parameters<JobKinds[K]>[0]
@@ -20,4 +27,8 @@ export type ResultOf<K extends JobKind> = Awaited<ReturnType<JobKinds[K]>>
 
 export function workerExternalBytes(): number {
   return EXTERNAL_BYTES.reduce((sum, bytes) => sum + bytes(), 0)
+}
+
+export function workerCaches(): Record<string, number> {
+  return Object.assign({}, ...CACHES.map((caches) => caches()))
 }

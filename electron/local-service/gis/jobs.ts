@@ -1,6 +1,6 @@
 import { geosHeapBytes } from '../engine/geos'
 import type { JobIo } from '../pool/job'
-import { datasetCacheBytes, executeJoin, type JoinJob } from './engine/join-service'
+import { datasetCacheBytes, datasetCacheCount, executeJoin, type JoinJob } from './engine/join-service'
 
 /** The gis area's job kinds, run in the worker pool. */
 export const gisJobs = {
@@ -9,7 +9,12 @@ export const gisJobs = {
     executeJoin(job, (part) => io.part(part.status, part.bytes, part.last)),
 }
 
-/** Memory the gis engines hold in a worker beyond the V8 heap. */
+/** Memory the gis engines hold in a worker beyond the V8 heap: the GEOS WebAssembly heap. */
 export function gisWorkerBytes(): number {
-  return geosHeapBytes() + datasetCacheBytes()
+  return geosHeapBytes()
+}
+
+/** The gis caches of a worker, for diagnostics: the dataset cache's estimated bytes and its tables. */
+export function gisCaches(): Record<string, number> {
+  return { 'gis.datasets.bytes': datasetCacheBytes(), 'gis.datasets.count': datasetCacheCount() }
 }

@@ -21,8 +21,10 @@ export type JobHandler<J = never, R = unknown> = (job: J, io: JobIo) => Promise<
 export interface WorkerMemory {
   /** V8 heap in use. */
   heapBytes: number
-  /** Memory outside the V8 heap that the worker's engines hold (WebAssembly heaps, caches). */
+  /** Memory outside the V8 heap that the worker's engines hold (WebAssembly heaps). */
   externalBytes: number
+  /** What the areas' caches hold (estimates, part of the heap), by name: for diagnostics. */
+  caches?: Record<string, number>
 }
 
 /** Messages from the serving thread to a worker. */

@@ -8,10 +8,15 @@ type AnyHandler = (job: never, io: JobIo) => Promise<unknown>
  * The loop of a pool worker thread: run one job at a time, of the kinds given, and answer with its result or
  * error and the worker's memory after it. Parts of streamed answers cross with their buffers transferred.
  */
-export function serveJobs(kinds: Readonly<Record<string, AnyHandler>>, externalBytes: () => number): void {
+export function serveJobs(
+  kinds: Readonly<Record<string, AnyHandler>>,
+  externalBytes: () => number,
+  caches: () => Record<string, number> = () => ({}),
+): void {
   const memory = (): WorkerMemory => ({
     heapBytes: getHeapStatistics().used_heap_size,
     externalBytes: externalBytes(),
+    caches: caches(),
   })
   const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
     parentPort?.postMessage(message, transfer)

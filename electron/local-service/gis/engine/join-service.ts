@@ -74,6 +74,11 @@ export function datasetCacheBytes(): number {
   return cache.bytes
 }
 
+/** Tables the dataset cache holds now. */
+export function datasetCacheCount(): number {
+  return cache.size
+}
+
 /** The dataset's manifest: one file read when the name is exact, else a search letter case aside. */
 async function manifestOf(workspace: Workspace, name: string) {
   try {

@@ -1,0 +1,5 @@
+/**
+ * The app's areas: one line per area. Each area registers its panels, map layers, commands and actions
+ * with the shell in its own `area.ts`; the activity bar lists them by their `order`.
+ */
+export { default as gis } from './features/gis/area'
