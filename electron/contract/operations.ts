@@ -5,7 +5,7 @@ import { unionOf, type InterfaceOperation } from './operation'
 import { placesInterface } from './places/operations'
 import { routingInterface } from './routing/operations'
 import { telematicsInterface } from './telematics/operations'
-import { visionInterface } from './vision/operations'
+import { visionInterface, visionOperations } from './vision/operations'
 
 export { op, type OperationSpec, type OperationTable } from './operation'
 export { appInfoSchema, type AppInfo } from './app/operations'
@@ -15,7 +15,7 @@ export { appInfoSchema, type AppInfo } from './app/operations'
  * Preload, every host, the CLI and the renderer's bridge are built from it; adding an operation is one entry
  * in its area's table plus its handler in that area's `register<Area>Handlers`.
  */
-export const operations = unionOf(appOperations, gisOperations)
+export const operations = unionOf(appOperations, gisOperations, visionOperations)
 
 /**
  * The operations of the interface itself (spec §4), per area, one line per area: what `geo-analyst call`

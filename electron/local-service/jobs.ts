@@ -1,9 +1,5 @@
-<<<<<<< HEAD
-import { gisJobs, gisWorkerBytes } from './gis/jobs'
-import { visionJobs, visionWorkerBytes } from './vision/jobs'
-=======
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
->>>>>>> main
+import { visionJobs, visionWorkerBytes } from './vision/jobs'
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a

@@ -5,6 +5,7 @@ import { gisCommands } from './gis'
 import { historyCommands } from './history'
 import { profileCommands } from './profile'
 import { secretCommands } from './secret'
+import { visionCommands } from './vision'
 
 /**
  * Every `geo-analyst` command. The app's own commands, then one module per area (`geo-analyst <area> …`),
@@ -17,4 +18,5 @@ export const COMMANDS: readonly CliCommand[] = [
   ...callCommands,
   ...historyCommands,
   ...gisCommands,
+  ...visionCommands,
 ]

@@ -30,9 +30,13 @@ export async function planBlurJobs(
   let jobs: Array<{ inputPath: string; outputPath: string }>
   if (stat.isDirectory()) {
     const names = (await fs.readdir(input)).filter(isImageName).sort()
-    if (names.length === 0) throw new GeoFailure('validation', `${input} holds no .jpg, .jpeg or .png image`, { field: 'input' })
+    if (names.length === 0)
+      throw new GeoFailure('validation', `${input} holds no .jpg, .jpeg or .png image`, { field: 'input' })
     const outStat = await fs.stat(out).catch(() => null)
-    if (outStat && !outStat.isDirectory()) throw new GeoFailure('validation', `--out ${out} must be a folder when the input is a folder`, { field: 'out' })
+    if (outStat && !outStat.isDirectory())
+      throw new GeoFailure('validation', `--out ${out} must be a folder when the input is a folder`, {
+        field: 'out',
+      })
     jobs = names.map((name) => ({ inputPath: path.join(input, name), outputPath: path.join(out, name) }))
   } else {
     const outStat = await fs.stat(out).catch(() => null)
@@ -41,7 +45,9 @@ export async function planBlurJobs(
   }
   for (const job of jobs) {
     if (path.resolve(job.inputPath) === path.resolve(job.outputPath))
-      throw new GeoFailure('validation', `${job.outputPath} is the input itself: choose another --out`, { field: 'out' })
+      throw new GeoFailure('validation', `${job.outputPath} is the input itself: choose another --out`, {
+        field: 'out',
+      })
   }
   if (!overwrite) {
     const existing = []

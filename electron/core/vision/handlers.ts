@@ -26,9 +26,12 @@ function unwrap<T>(result: Result<T>): T {
 
 async function readImage(file: string): Promise<Uint8Array> {
   const stat = await fs.stat(file).catch(() => null)
-  if (!stat?.isFile()) throw new GeoFailure('validation', `${file} is not a readable file`, { field: 'inputPath' })
+  if (!stat?.isFile())
+    throw new GeoFailure('validation', `${file} is not a readable file`, { field: 'inputPath' })
   if (stat.size > MAX_IMAGE_BYTES)
-    throw new GeoFailure('validation', `${file} is ${stat.size} bytes; at most ${MAX_IMAGE_BYTES} are sent`, { field: 'inputPath' })
+    throw new GeoFailure('validation', `${file} is ${stat.size} bytes; at most ${MAX_IMAGE_BYTES} are sent`, {
+      field: 'inputPath',
+    })
   return new Uint8Array(await fs.readFile(file))
 }
 
@@ -50,9 +53,13 @@ export function registerVisionHandlers(registry: HandlerRegistry, core: CoreCont
     },
     'vision.blurFile': async ({ inputPath, outputPath, overwrite }) => {
       if (path.resolve(inputPath) === path.resolve(outputPath))
-        throw new GeoFailure('validation', `${outputPath} is the input itself: choose another output`, { field: 'outputPath' })
+        throw new GeoFailure('validation', `${outputPath} is the input itself: choose another output`, {
+          field: 'outputPath',
+        })
       if (!overwrite && (await fs.stat(outputPath).catch(() => null)))
-        throw new GeoFailure('conflict', `${outputPath} exists: nothing is overwritten without asking`, { field: 'outputPath' })
+        throw new GeoFailure('conflict', `${outputPath} exists: nothing is overwritten without asking`, {
+          field: 'outputPath',
+        })
       const image = await blur(path.basename(inputPath), await readImage(inputPath))
       await writeFileAtomic(outputPath, image.bytes, { mode: 0o644 })
       return {
