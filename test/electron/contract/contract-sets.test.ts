@@ -8,6 +8,7 @@ import {
 } from '../../../electron/contract'
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
+import { visionOperations } from '../../../electron/contract/vision/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
 import { HandlerRegistry } from '../../../electron/core/area'
 import { CLIENT_CALLS } from '../../../electron/core/client/calls'
@@ -87,7 +88,11 @@ describe('the one contract table', () => {
 
   it('is the union of the area tables, and the CLI calls exactly the interface operations the client implements', () => {
     expect(sorted(OPERATION_NAMES)).toEqual(
-      sorted([...Object.keys(appOperations), ...Object.keys(gisOperations)]),
+      sorted([
+        ...Object.keys(appOperations),
+        ...Object.keys(gisOperations),
+        ...Object.keys(visionOperations),
+      ]),
     )
     expect(sorted(Object.keys(CLIENT_CALLS))).toEqual(sorted(INTERFACE_OPERATION_NAMES))
     expect(sorted(CALL_OPERATIONS)).toEqual(sorted(INTERFACE_OPERATION_NAMES))

@@ -63,7 +63,7 @@ describe('vision.blur', () => {
     })
     const r = await (
       await cloudCore()
-    ).call('vision.blur', { fileName: 'a.jpg', imageBase64: JPEG_IN.toString('base64') })
+    ).invoke('vision.blur', { fileName: 'a.jpg', imageBase64: JPEG_IN.toString('base64') })
     expect(r.ok && r.value.boxes).toBeNull()
   })
 
