@@ -3,3 +3,4 @@
  * with the shell in its own `area.ts`; the activity bar lists them by their `order`.
  */
 export { default as gis } from './features/gis/area'
+export { default as vision } from './features/vision/area'

@@ -80,3 +80,16 @@ export function parseBlurredBoxes(value: string | null | undefined): BlurredBox[
   }
   return boxes
 }
+
+/** The name of a blurred copy: `street.jpg` → `street-blurred.jpg` (the folder part of `fileName` goes). */
+export function blurredName(fileName: string, suffix = '-blurred'): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const dot = base.lastIndexOf('.')
+  return dot > 0 ? `${base.slice(0, dot)}${suffix}${base.slice(dot)}` : `${base}${suffix}`
+}
+
+/** A .jpg, .jpeg or .png name (any case). */
+export function isImageName(name: string): boolean {
+  const ext = /\.([A-Za-z]+)$/.exec(name)?.[1]?.toLowerCase()
+  return ext !== undefined && (IMAGE_EXTENSIONS as readonly string[]).includes(ext)
+}

@@ -1,19 +1,7 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { IMAGE_EXTENSIONS } from '../../contract/vision/blur-plates'
+import { isImageName } from '../../contract/vision/blur-plates'
 import { GeoFailure } from '../geo-failure'
-
-/** The output name beside an input: `street.jpg` → `street-blurred.jpg`. */
-export function blurredName(fileName: string, suffix = '-blurred'): string {
-  const base = path.basename(fileName)
-  const dot = base.lastIndexOf('.')
-  return dot > 0 ? `${base.slice(0, dot)}${suffix}${base.slice(dot)}` : `${base}${suffix}`
-}
-
-export function isImageName(name: string): boolean {
-  const ext = /\.([A-Za-z]+)$/.exec(name)?.[1]?.toLowerCase()
-  return ext !== undefined && (IMAGE_EXTENSIONS as readonly string[]).includes(ext)
-}
 
 /**
  * The jobs of `vision blur IN --out OUT`: one file to one file, or every image of a folder (not recursing)
