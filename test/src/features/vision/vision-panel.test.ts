@@ -59,7 +59,7 @@ describe('the License plates panel', () => {
   it('cancel stops before the next image', async () => {
     renderInApp(VisionPanel)
     let release: () => void = () => undefined
-    fake.geo['vision.blur'].mockImplementationOnce(
+    vi.mocked(fake.geo['vision.blur']).mockImplementationOnce(
       () => new Promise((resolve) => (release = () => resolve(fail('unclassified', 'late')))) as never,
     )
     await user.upload(screen.getByLabelText('Images to blur'), [
