@@ -72,7 +72,7 @@ describe('the app shell in the browser host', () => {
       .getByRole('tablist', { name: 'Areas' })
     const gis = areas.getByRole('tab', { name: 'Spatial analytics' })
     await gis.waitFor()
-    expect(await areas.getByRole('tab').count()).toBe(1)
+    expect(await areas.getByRole('tab').count()).toBe(2)
     expect(await gis.getAttribute('aria-selected')).toBe('true')
     expect(await gis.getAttribute('aria-expanded')).toBe('true')
     const side = page.getByRole('tabpanel', { name: 'Spatial analytics' })
@@ -86,8 +86,11 @@ describe('the app shell in the browser host', () => {
     await page.getByRole('region', { name: 'Datasets' }).waitFor({ state: 'hidden' })
     await page.keyboard.press('Space')
     await page.getByRole('region', { name: 'Datasets' }).waitFor()
-    // Arrow keys stay in the activity bar (one area today: it stays on it).
+    // Arrow keys move between the areas and stay in the activity bar.
     await page.keyboard.press('ArrowDown')
+    const vision = areas.getByRole('tab', { name: 'License plates' })
+    expect(await vision.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.keyboard.press('ArrowUp')
     expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
 
     // Bottom panels are tabs: arrow keys move between them and show each panel.
