@@ -5,7 +5,6 @@ import { errorBody, HttpError } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { BEARER, type Reply, type Route, type RouteRequest } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
-import { inspectUpload } from './engine/blur-image'
 import { VisionInputError } from './input-checks'
 import { VISION_LIMITS } from './limits'
 import { spoolUpload } from './upload'
@@ -41,6 +40,8 @@ async function blurPlates(ctx: ServiceContext, request: RouteRequest): Promise<R
     throw error
   }
   try {
+    // the image library loads with the first upload: starting the service (and the CLI) stays light
+    const { inspectUpload } = await import('./engine/blur-image')
     const info = await inspectUpload(upload.path).catch((error: unknown) => {
       if (error instanceof VisionInputError) return error
       throw error
