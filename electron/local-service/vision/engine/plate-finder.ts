@@ -46,9 +46,20 @@ const HALVES_PENALTY = 0.3
 
 /** Edit cost allowed from the reading to a plate: small text is read less exactly, so it may be further. */
 export function allowedCost(textHeight: number): number {
-  if (textHeight >= 16) return 1
-  if (textHeight >= 10) return 1.3
-  return 2
+  if (textHeight >= 25) return 1
+  if (textHeight >= 15) return 1.6
+  return 2.2
+}
+
+/** Lines lower than this (box pixels) are also read from a tighter and a looser crop; the best reading counts. */
+const SMALL_LINE = 40
+
+/** The other crops a small line is read from: the detector's box is only roughly as high as the text. */
+function alternativeCrops(r: Rect): Rect[] {
+  return [
+    { x: r.x + r.w * 0.02, y: r.y + r.h * 0.12, w: r.w * 0.96, h: r.h * 0.76 },
+    { x: r.x - r.w * 0.03, y: r.y - r.h * 0.1, w: r.w * 1.06, h: r.h * 1.2 },
+  ]
 }
 
 /**
@@ -166,10 +177,19 @@ export async function findPlates(
       halfOf.push(i)
     }
   })
+  const alternatives: Rect[] = []
+  const alternativeOf: number[] = []
+  detected.forEach((d, i) => {
+    if (d.rect.h >= SMALL_LINE) return
+    for (const crop of alternativeCrops(d.rect)) {
+      alternatives.push(crop)
+      alternativeOf.push(i)
+    }
+  })
   const readings = await readLines(
     ocr,
     image,
-    [...detected.map((d) => d.rect), ...halves],
+    [...detected.map((d) => d.rect), ...halves, ...alternatives],
     options.panorama,
     options.signal,
   )
@@ -181,6 +201,11 @@ export async function findPlates(
     if (plate) plates.push({ rect, text, plate: { ...plate, cost: plate.cost + penalty }, lines: count })
   }
   for (const line of lines) consider(line.rect, line.reading.text, 1, line.rect.h / 1.6)
+  alternativeOf.forEach((i, k) => {
+    const line = lines[i] as TextLine
+    const reading = readings[detected.length + halves.length + k] as Recognition
+    consider(line.rect, reading.text, 1, line.rect.h / 1.6)
+  })
   halfOf.forEach((i, k) => {
     const top = normalizePlateText((readings[detected.length + 2 * k] as Recognition).text)
     const bottom = normalizePlateText((readings[detected.length + 2 * k + 1] as Recognition).text)
