@@ -198,7 +198,9 @@ export async function findPlates(
   const consider = (rect: Rect, text: string, count: 1 | 2, textHeight: number, penalty = 0): void => {
     if (!plateShaped(rect, count)) return
     const plate = readPlate(text, allowedCost(textHeight) - penalty)
-    if (plate) plates.push({ rect, text, plate: { ...plate, cost: plate.cost + penalty }, lines: count })
+    // past one edit, only a reading as long as a full registration (8+ characters) is taken for one
+    if (!plate || (plate.cost > 1 && plate.plate.length < 8)) return
+    plates.push({ rect, text, plate: { ...plate, cost: plate.cost + penalty }, lines: count })
   }
   for (const line of lines) consider(line.rect, line.reading.text, 1, line.rect.h / 1.6)
   alternativeOf.forEach((i, k) => {
