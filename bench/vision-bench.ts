@@ -139,6 +139,7 @@ async function evaluate(
     found: 0,
     readableBefore: 0,
     readableAfter: 0,
+    readableAfterFound: 0,
     distractors: 0,
     distractorsBlurred: 0,
     allTextFound: 0,
