@@ -1,4 +1,6 @@
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
+import { workspaceJobs } from './import/jobs'
+import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
 import { visionJobs, visionWorkerBytes } from './vision/jobs'
 
 /**
@@ -7,14 +9,16 @@ import { visionJobs, visionWorkerBytes } from './vision/jobs'
  */
 export const JOB_KINDS = {
   ...gisJobs,
+  ...routingJobs,
+  ...workspaceJobs,
   ...visionJobs,
 }
 
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
-const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, visionWorkerBytes]
+const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, routingWorkerBytes, visionWorkerBytes]
 
 /** Each area's caches in a worker (estimated bytes, entries), for diagnostics: one line per area. */
-const CACHES: ReadonlyArray<() => Record<string, number>> = [gisCaches]
+const CACHES: ReadonlyArray<() => Record<string, number>> = [gisCaches, routingCaches]
 
 export type JobKinds = typeof JOB_KINDS
 export type JobKind = keyof JobKinds

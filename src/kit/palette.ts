@@ -36,6 +36,11 @@ export const MAP_PALETTE = {
   country: '#e2e0da',
   countryBorder: '#a29d92',
   placeLabel: '#3d3322',
+  /** Routing: numbered positions, where they were placed on the road, and lines from fast to slow. */
+  routePosition: '#1d4ed8',
+  routeSnapped: '#111827',
+  routeFast: '#059669',
+  routeSlow: '#b91c1c',
 } as const
 
 /** `#rrggbb` with an alpha, as OpenLayers' fills want it. */

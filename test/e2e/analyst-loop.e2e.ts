@@ -113,7 +113,7 @@ async function downloadJson(
 
 describe("the analyst's loop in the browser host", () => {
   it('draws a polygon, joins india_cities with it, sees rows and features, saves, exports, and keeps the drawing', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_cities' }).waitFor({ timeout: 30_000 })
 
@@ -245,7 +245,7 @@ describe("the analyst's loop in the browser host", () => {
   })
 
   it('reads a large result by keyboard: the table tells its size, and End reaches the last row of all', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await page
       .getByRole('list', { name: 'Datasets' })
       .getByRole('listitem', { name: 'india_cities' })
@@ -285,7 +285,7 @@ describe("the analyst's loop in the browser host", () => {
   })
 
   it('DWithin without a distance shows the rule and sends nothing', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const joins: string[] = []
     page.on('request', (r) => {
       if (r.url().includes('/api/op/gis.join')) joins.push(r.url())
@@ -327,7 +327,7 @@ describe("the analyst's loop in the browser host", () => {
   })
 
   it('cancels a long run', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_cities' }).waitFor({ timeout: 30_000 })
     // A generated 200,000-point dataset, imported through the Datasets panel's file input.

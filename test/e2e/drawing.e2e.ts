@@ -52,7 +52,7 @@ async function clearDrawings(page: Page): Promise<void> {
 
 describe('drawing on the map in the browser host', () => {
   it('draws a polygon by clicking, undoes and redoes it, flags a bow-tie, and keeps both after a reload', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -88,7 +88,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('draws a rectangle and a 64-vertex circle, then selects, moves and deletes by mouse and keyboard', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -139,7 +139,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('shows india_states on the map with its legend', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await openMap(page)
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_states' }).waitFor()
@@ -155,7 +155,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('imports a file into the local workspace with "Import file", lists it and shows it on the map', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await openMap(page)
     await page
       .getByRole('list', { name: 'Datasets' })
@@ -209,7 +209,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('imports shapes from a GeoJSON file through the "Import shapes" file chooser', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await openMap(page)
     await clearDrawings(page)
     const zone = {
@@ -255,7 +255,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('draws a polygon over a region with india_cities shown (README screenshot)', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
     await page.getByRole('button', { name: 'Show india_cities on map' }).click()

@@ -4,7 +4,7 @@ import type { GeoError } from '@contract/index'
 import { blurredName, isImageName, type BlurredBox } from '@contract/vision/blur-plates'
 import { MAX_IMAGE_BYTES } from '@contract/vision/operations'
 import { geo } from '../../bridge'
-import { readFileAsBase64 } from '../datasets/file-reading'
+import { readFileAsBase64 } from './read-file'
 
 export type ItemStatus = 'queued' | 'reading' | 'blurring' | 'done' | 'failed' | 'cancelled'
 

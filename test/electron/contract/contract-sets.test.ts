@@ -9,7 +9,9 @@ import {
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
 import { visionOperations } from '../../../electron/contract/vision/operations'
+import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
+import { placesOperations } from '../../../electron/contract/places/operations'
 import { HandlerRegistry } from '../../../electron/core/area'
 import { CLIENT_CALLS } from '../../../electron/core/client/calls'
 import { CALL_OPERATIONS } from '../../../electron/cli/commands/call'
@@ -90,6 +92,8 @@ describe('the one contract table', () => {
     expect(sorted(OPERATION_NAMES)).toEqual(
       sorted([
         ...Object.keys(appOperations),
+        ...Object.keys(placesOperations),
+        ...Object.keys(routingOperations),
         ...Object.keys(gisOperations),
         ...Object.keys(visionOperations),
       ]),
@@ -105,7 +109,7 @@ describe('the one contract table', () => {
       appOperations,
       Object.fromEntries(Object.keys(appOperations).map((k) => [k, async () => ({})])) as never,
     )
-    expect(() => registry.complete()).toThrow(/no handler registered for gis\.layers/)
+    expect(() => registry.complete()).toThrow(/no handler registered for places\.standardize, .*gis\.layers/)
     expect(() =>
       registry.add(
         { 'nope.op': op(z.object({}), z.object({}), 'not in the table') },
