@@ -6,7 +6,7 @@ import { unionOf, type InterfaceOperation } from './operation'
 import { placesInterface, placesOperations } from './places/operations'
 import { routingInterface, routingOperations } from './routing/operations'
 import { telematicsInterface } from './telematics/operations'
-import { visionInterface } from './vision/operations'
+import { visionInterface, visionOperations } from './vision/operations'
 
 export { op, type OperationSpec, type OperationTable } from './operation'
 export { appInfoSchema, type AppInfo } from './app/operations'
@@ -23,6 +23,7 @@ export const operations = unionOf(
   placesOperations,
   routingOperations,
   gisOperations,
+  visionOperations,
 )
 
 /**

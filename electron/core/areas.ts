@@ -4,6 +4,7 @@ import { registerGisHandlers } from './gis/handlers'
 import { registerMapHandlers } from './map/handlers'
 import { registerPlacesHandlers } from './places/handlers'
 import { registerRoutingHandlers } from './routing/handlers'
+import { registerVisionHandlers } from './vision/handlers'
 
 /** Every area's handler registration, one line per area. Hosts call none of them: `createCore` does. */
 export const CORE_AREAS: readonly RegisterArea[] = [
@@ -12,4 +13,5 @@ export const CORE_AREAS: readonly RegisterArea[] = [
   registerPlacesHandlers,
   registerRoutingHandlers,
   registerGisHandlers,
+  registerVisionHandlers,
 ]

@@ -2,6 +2,7 @@ import { gisArea } from './gis/routes'
 import { placesArea } from './places/routes'
 import { routingArea } from './routing/routes'
 import type { LocalArea } from './service-context'
+import { visionArea } from './vision/routes'
 
 /**
  * The areas the local service implements: one line per area. A group of the spec with no area here answers
@@ -12,4 +13,5 @@ export const LOCAL_AREAS: readonly LocalArea[] = [
   placesArea,
   routingArea,
   gisArea,
+  visionArea,
 ]
