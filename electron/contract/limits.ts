@@ -35,8 +35,16 @@ export const NETWORK_IMPORT_EXTENSIONS = [
   '.ndjson',
 ] as const
 
-/** Every file type a host accepts for import by reference (datasets and road networks). */
-export const ANY_IMPORT_EXTENSIONS = [...new Set([...IMPORT_EXTENSIONS, ...NETWORK_IMPORT_EXTENSIONS])]
+/** File types the fleet imports as recorded tracks to replay (GPX, CSV with times, GeoJSON with times). */
+export const TRACK_IMPORT_EXTENSIONS = ['.gpx', '.csv', '.geojson', '.json'] as const
+
+/** Largest recorded track the fleet imports. */
+export const TRACK_IMPORT_MAX_BYTES = 64 * 1024 * 1024
+
+/** Every file type a host accepts for import by reference (datasets, road networks, tracks). */
+export const ANY_IMPORT_EXTENSIONS = [
+  ...new Set([...IMPORT_EXTENSIONS, ...NETWORK_IMPORT_EXTENSIONS, ...TRACK_IMPORT_EXTENSIONS]),
+]
 
 /**
  * Why a file cannot be offered for import, judged by its name and size before anything is read; null

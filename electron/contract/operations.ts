@@ -5,7 +5,7 @@ import { mapOperations } from './map/operations'
 import { unionOf, type InterfaceOperation } from './operation'
 import { placesInterface, placesOperations } from './places/operations'
 import { routingInterface, routingOperations } from './routing/operations'
-import { telematicsInterface } from './telematics/operations'
+import { telematicsInterface, telematicsOperations } from './telematics/operations'
 import { visionInterface, visionOperations } from './vision/operations'
 
 export { op, type OperationSpec, type OperationTable } from './operation'
@@ -22,6 +22,7 @@ export const operations = unionOf(
   mapOperations,
   placesOperations,
   routingOperations,
+  telematicsOperations,
   gisOperations,
   visionOperations,
 )

@@ -1,6 +1,7 @@
 import { gisArea } from './gis/routes'
 import { placesArea } from './places/routes'
 import { routingArea } from './routing/routes'
+import { telematicsArea } from './telematics/routes'
 import type { LocalArea } from './service-context'
 import { visionArea } from './vision/routes'
 
@@ -13,5 +14,6 @@ export const LOCAL_AREAS: readonly LocalArea[] = [
   placesArea,
   routingArea,
   gisArea,
+  telematicsArea,
   visionArea,
 ]

@@ -1,6 +1,7 @@
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
 import { workspaceJobs } from './import/jobs'
 import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
+import { telematicsJobs } from './telematics/jobs'
 import { visionJobs, visionWorkerBytes } from './vision/jobs'
 
 /**
@@ -10,6 +11,7 @@ import { visionJobs, visionWorkerBytes } from './vision/jobs'
 export const JOB_KINDS = {
   ...gisJobs,
   ...routingJobs,
+  ...telematicsJobs,
   ...workspaceJobs,
   ...visionJobs,
 }

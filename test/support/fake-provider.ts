@@ -52,15 +52,18 @@ export class FakeProvider {
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
 
-  /** Script answers for a path (without query), e.g. `/mgis/query_apply/join`; '*' matches any path. */
+  /**
+   * Script answers for a path (without query), e.g. `/mgis/query_apply/join`, or for one method on it
+   * (`GET /telematics/alarm`, which wins over the bare path); '*' matches any path.
+   */
   on(path: string, ...scripts: Script[]): this {
     this.scripts.set(path, scripts)
     return this
   }
 
-  /** Requests received for a path. */
-  to(path: string): Received[] {
-    return this.received.filter((r) => r.path === path)
+  /** Requests received for a path (of one method, when given). */
+  to(path: string, method?: string): Received[] {
+    return this.received.filter((r) => r.path === path && (!method || r.method === method))
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -79,7 +82,8 @@ export class FakeProvider {
       headers: req.headers,
       body: Buffer.concat(chunks),
     })
-    const list = this.scripts.get(path) ?? this.scripts.get('*')
+    const list =
+      this.scripts.get(`${req.method ?? ''} ${path}`) ?? this.scripts.get(path) ?? this.scripts.get('*')
     const script = list && list.length > 1 ? list.shift() : list?.[0]
     if (!script) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"no script"}')

@@ -1,6 +1,7 @@
 import type { CliCommand } from '../context'
 import { localServiceCommands } from './local-service'
 import { callCommands } from './call'
+import { fleetCommands } from './fleet'
 import { gisCommands } from './gis'
 import { historyCommands } from './history'
 import { mapCommands } from './map'
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ...mapCommands,
   ...placesCommands,
   ...routingCommands,
+  ...fleetCommands,
   ...gisCommands,
   ...visionCommands,
 ]

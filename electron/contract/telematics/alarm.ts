@@ -21,6 +21,25 @@ export const ALARM_TYPES = {
 export const ALARM_TYPE_IDS: readonly number[] = Object.values(ALARM_TYPES)
 const NAME_BY_ID = new Map<number, string>(Object.entries(ALARM_TYPES).map(([k, v]) => [v, k]))
 
+/** The alarm types as a person reads them (the composer's options, the alerts feed). */
+export const ALARM_TYPE_LABELS: Readonly<Record<number, string>> = {
+  21: 'Ignition',
+  22: 'Overspeed',
+  23: 'Unplugged',
+  24: 'Panic',
+  25: 'AC',
+  26: 'Geofence',
+  27: 'Stoppage',
+  28: 'Idle',
+  29: 'Towing',
+  126: 'GPRS connectivity',
+  129: 'Vehicle battery',
+  133: 'Mileage',
+  146: 'GPS connectivity',
+  151: 'Distance covered',
+  161: 'Internal battery voltage',
+}
+
 /** §4.8: which alarm types need `duration`, `limit`, `geofenceId`, and the `type` values each allows. */
 export const DURATION_REQUIRED: readonly number[] = [22, 27, 28, 29, 126, 129, 146, 151, 161]
 export const LIMIT_REQUIRED: readonly number[] = [22, 129, 133, 151, 161]
@@ -29,6 +48,58 @@ export const TYPE_VALUES: Readonly<Record<number, readonly number[]>> = {
   21: [1, 2, 3, 5],
   133: [0, 1],
   151: [1, 2],
+}
+
+/** What each `type` value means, per alarm type (§4.8). */
+export const TYPE_LABELS: Readonly<Record<number, Readonly<Record<number, string>>>> = {
+  26: { 1: 'Entry and exit', 2: 'Entry', 3: 'Exit', 4: 'Long stay' },
+  21: { 1: 'On and off', 2: 'On', 3: 'Off', 5: 'First ignition on of the day' },
+  133: { 0: 'Daily', 1: 'Monthly' },
+  151: { 1: 'At least', 2: 'At most' },
+}
+
+/**
+ * Units of `limit` per alarm type: km/h for overspeed, km for mileage and distance covered, millivolts for
+ * the batteries (a vehicle battery alarm at 11.5 V is `limit: 11500`). `duration` is in seconds.
+ */
+export const LIMIT_UNITS: Readonly<Record<number, string>> = {
+  22: 'km/h',
+  129: 'mV',
+  133: 'km',
+  151: 'km',
+  161: 'mV',
+}
+
+/**
+ * Geofence long stay (26 with type 4) takes an optional `duration`: seconds inside a geofence before it
+ * counts as a long stay (a local choice; the spec names no threshold). Without it, one hour.
+ */
+export const LONG_STAY_DEFAULT_SECONDS = 3600
+
+/** The fields an alarm type uses: what the composer shows and the validator asks for. */
+export interface AlarmFieldRules {
+  duration: 'required' | 'optional' | 'unused'
+  limit: 'required' | 'unused'
+  /** The allowed `type` values, or null when the alarm type takes no `type`. */
+  type: readonly number[] | null
+  geofenceId: 'required' | 'unused'
+}
+
+/** The §4.8 rules of one alarm type; `type` decides the optional duration of a geofence long stay. */
+export function alarmFieldRules(alarmType: number, type?: number): AlarmFieldRules {
+  const longStay = alarmType === ALARM_TYPES.GEOFENCE && type === 4
+  return {
+    duration: DURATION_REQUIRED.includes(alarmType) ? 'required' : longStay ? 'optional' : 'unused',
+    limit: LIMIT_REQUIRED.includes(alarmType) ? 'required' : 'unused',
+    type: TYPE_VALUES[alarmType] ?? null,
+    geofenceId: alarmType === ALARM_TYPES.GEOFENCE ? 'required' : 'unused',
+  }
+}
+
+/** What exists where the alarm is checked: a service knows its geofences, the app its geofence layer. */
+export interface AlarmContext {
+  /** Geofence ids that exist; when given, `geofenceId` must name only these. */
+  geofenceIds?: Iterable<number>
 }
 
 export interface AlarmBody {
@@ -64,7 +135,10 @@ const alarmName = (id: number) => `${NAME_BY_ID.get(id) ?? id} (${id})`
  * Validate an alarm configuration (§4.8) against the per-type rules. Accepts typed values or their
  * text (from a form or the command line). Returns the typed body or every issue with its field.
  */
-export function validateAlarm(input: Readonly<Record<string, unknown>>): Checked<AlarmBody> {
+export function validateAlarm(
+  input: Readonly<Record<string, unknown>>,
+  context: AlarmContext = {},
+): Checked<AlarmBody> {
   const issues: RequestIssue[] = []
   const out: Partial<AlarmBody> = {}
   const present = (k: string) => input[k] !== undefined && input[k] !== null && input[k] !== ''
@@ -112,25 +186,34 @@ export function validateAlarm(input: Readonly<Record<string, unknown>>): Checked
   const type = out.alarmType
   if (type !== undefined) {
     const name = alarmName(type)
-    if (DURATION_REQUIRED.includes(type) && !present('duration')) {
+    const rules = alarmFieldRules(type, out.type)
+    if (rules.duration === 'required' && !present('duration')) {
       issues.push(issue('duration', 'missing', `is required for alarm type ${name}`))
     }
-    if (!DURATION_REQUIRED.includes(type) && present('duration')) {
-      issues.push(issue('duration', 'conflict', `is not used by alarm type ${name}`))
+    if (rules.duration === 'unused' && present('duration')) {
+      issues.push(
+        issue(
+          'duration',
+          'conflict',
+          type === ALARM_TYPES.GEOFENCE
+            ? 'is used by alarm type GEOFENCE (26) only with type 4 (long stay)'
+            : `is not used by alarm type ${name}`,
+        ),
+      )
     }
-    if (LIMIT_REQUIRED.includes(type) && !present('limit')) {
-      issues.push(issue('limit', 'missing', `is required for alarm type ${name}`))
+    if (rules.limit === 'required' && !present('limit')) {
+      issues.push(issue('limit', 'missing', `is required for alarm type ${name} (${LIMIT_UNITS[type]})`))
     }
-    if (!LIMIT_REQUIRED.includes(type) && present('limit')) {
+    if (rules.limit === 'unused' && present('limit')) {
       issues.push(issue('limit', 'conflict', `is not used by alarm type ${name}`))
     }
-    if (type === ALARM_TYPES.GEOFENCE && !present('geofenceId')) {
+    if (rules.geofenceId === 'required' && !present('geofenceId')) {
       issues.push(issue('geofenceId', 'missing', 'is required for alarm type GEOFENCE (26)'))
     }
-    if (type !== ALARM_TYPES.GEOFENCE && present('geofenceId')) {
+    if (rules.geofenceId === 'unused' && present('geofenceId')) {
       issues.push(issue('geofenceId', 'conflict', `is used only by alarm type GEOFENCE (26), not ${name}`))
     }
-    const allowed = TYPE_VALUES[type]
+    const allowed = rules.type
     if (allowed) {
       if (!present('type'))
         issues.push(
@@ -141,6 +224,21 @@ export function validateAlarm(input: Readonly<Record<string, unknown>>): Checked
       }
     } else if (present('type')) {
       issues.push(issue('type', 'conflict', `is not used by alarm type ${name}`))
+    }
+    if (rules.geofenceId === 'required' && out.geofenceId && context.geofenceIds) {
+      const known = new Set(context.geofenceIds)
+      const unknown = out.geofenceId.filter((id) => !known.has(id))
+      if (unknown.length > 0) {
+        const list = [...known].sort((a, b) => a - b)
+        const shown = list.length > 12 ? `${list.slice(0, 12).join(', ')}, …` : list.join(', ')
+        issues.push(
+          issue(
+            'geofenceId',
+            'invalid',
+            `names no geofence of the geofence layer: ${unknown.join(', ')}${list.length ? ` (known: ${shown})` : ' (the geofence layer has none)'}`,
+          ),
+        )
+      }
     }
   }
   return issues.length ? { ok: false, issues } : { ok: true, value: out as AlarmBody }

@@ -56,6 +56,8 @@ export interface CallSpec<T> {
   path: (credential: string) => string[]
   query?: Query
   body?: Body
+  /** Headers of this operation beyond Accept, Authorization and Content-Type (e.g. Idempotency-Key). */
+  headers?: Record<string, string>
   replayable: boolean
   signal?: AbortSignal
   /** Turn a success status (2xx) into the operation's result. */
@@ -104,6 +106,7 @@ export function buildRequest(spec: CallSpec<unknown>, base: string, credential: 
     Accept: spec.group === 'vision' ? 'image/*, application/json' : 'application/json',
   }
   if (spec.group !== 'routing') headers.Authorization = `Bearer ${credential}`
+  Object.assign(headers, spec.headers)
   const built: BuiltRequest = { method: spec.method, url, headers }
   const body = spec.body
   if (body?.kind === 'json') {
@@ -195,6 +198,31 @@ function missingCredentialMessage(group: Group): string {
   return `No ${group === 'routing' ? 'licence key' : 'bearer token'} for ${group}: set ${names.join(' or ')} for this profile (geo-analyst secret set ${names[0]}) or ${env}; nothing was sent`
 }
 
+/** The fingerprint of a built state change: method, redacted URL and what the body means. */
+function fingerprintOf(spec: CallSpec<unknown>, built: BuiltRequest, redactor: Redactor): string {
+  return requestFingerprint(
+    {
+      method: built.method,
+      url: built.url,
+      body: spec.identity !== undefined ? JSON.stringify(spec.identity) : built.bodyText,
+    },
+    redactor,
+  )
+}
+
+/**
+ * Whether `execute` would refuse this state change unsent: an identical one's outcome is unknown in this
+ * session (and it is not confirmed).
+ */
+export async function refusedAsUnknown<T>(ctx: ClientContext, spec: CallSpec<T>): Promise<boolean> {
+  if (!spec.fingerprint || !spec.guardUnknownOutcome || spec.guardUnknownOutcome.confirm) return false
+  const base = (await ctx.urls())?.[spec.base]
+  const credential = await ctx.credential(spec.group)
+  if (!base || !credential) return false
+  const built = buildRequest(spec as CallSpec<unknown>, base, credential)
+  return ctx.unknownOutcomes.has(fingerprintOf(spec as CallSpec<unknown>, built, ctx.redactor))
+}
+
 /**
  * Run one operation: resolve URL and credential (missing → local-configuration, nothing sent), send
  * through the transport, read the answer, record the call in history. Never throws for a provider or
@@ -250,16 +278,7 @@ export async function execute<T>(
     )
   ctx.redactor.remember(credential)
   const built = buildRequest(spec as CallSpec<unknown>, base, credential)
-  const fingerprint = spec.fingerprint
-    ? requestFingerprint(
-        {
-          method: built.method,
-          url: built.url,
-          body: spec.identity !== undefined ? JSON.stringify(spec.identity) : built.bodyText,
-        },
-        ctx.redactor,
-      )
-    : undefined
+  const fingerprint = spec.fingerprint ? fingerprintOf(spec, built, ctx.redactor) : undefined
   if (
     fingerprint &&
     spec.guardUnknownOutcome &&

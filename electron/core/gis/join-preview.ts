@@ -17,6 +17,18 @@ export function joinPreview(
   hasBody: boolean,
   redactor: Redactor,
 ): RequestPreview {
+  return requestPreview(
+    request,
+    toCli('gis.join', params, redactor, hasBody ? { body: PREVIEW_BODY_FILE } : {}),
+    redactor,
+  )
+}
+
+/**
+ * The read-only preview of any built request: the Authorization value, every live secret and token-like
+ * query values redacted; as `curl` and as the given CLI line.
+ */
+export function requestPreview(request: BuiltRequest, cli: string, redactor: Redactor): RequestPreview {
   const headers: Array<[string, string]> = Object.entries(request.headers).map(([name, value]) => [
     name,
     name.toLowerCase() === 'authorization' ? value.replace(/^(\S+)\s.*$/, `$1 ${REDACTED}`) : value,
@@ -32,7 +44,7 @@ export function joinPreview(
       { method: request.method, url: request.url, headers: request.headers, body: request.bodyText },
       redactor,
     ),
-    cli: toCli('gis.join', params, redactor, hasBody ? { body: PREVIEW_BODY_FILE } : {}),
+    cli,
   }
   return redactor.redactDeep(preview)
 }

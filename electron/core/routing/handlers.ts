@@ -1,8 +1,8 @@
 import { classifyStatus, importFileProblem, NETWORK_IMPORT_EXTENSIONS, type Result } from '../../contract'
 import type { MatrixResponse } from '../../contract/routing/matrix'
 import { networkInfoSchema, routingOperations, type NetworkInfo } from '../../contract/routing/operations'
-import type { CoreContext, HandlerRegistry, LocalServiceHandle } from '../area'
-import { failureOf } from '../gis/http-workspace-port'
+import type { CoreContext, HandlerRegistry } from '../area'
+import { localServiceCall } from '../local-service-call'
 import { geoFailureOf } from '../gis/join-runs'
 import { GeoFailure } from '../geo-failure'
 import type { ImportFiles } from '../workspace/import-files'
@@ -21,40 +21,13 @@ function localExtras(response: MatrixResponse): { network: string | null; snappe
   }
 }
 
-/** Calls to the built-in local service's road-network extension (`/local/road-networks`). */
-function localNetworks(service: () => Promise<LocalServiceHandle | null>) {
-  return async (operation: string, pathname: string, init: RequestInit = {}): Promise<Response> => {
-    const handle = await service()
-    if (!handle) throw new GeoFailure('local-configuration', `${operation}: this host has no local service`)
-    let response: Response
-    try {
-      response = await fetch(new URL(handle.urls.mgis_url).origin + pathname, {
-        ...init,
-        headers: {
-          'content-type': 'application/json',
-          ...init.headers,
-          authorization: `Bearer ${handle.token}`,
-        },
-      })
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error
-      throw new GeoFailure(
-        'provider-unavailable',
-        `${operation}: the built-in local service did not answer (${(error as Error).message})`,
-      )
-    }
-    if (!response.ok) throw await failureOf(response, operation)
-    return response
-  }
-}
-
 /**
  * Distance matrices and predictive runs on the active profile (cloud or local alike, through the client),
  * and the local workspace's road networks (list, import with progress and cancel, remove) through the
  * built-in local service.
  */
 export function registerRoutingHandlers(registry: HandlerRegistry, core: CoreContext): void {
-  const local = localNetworks(core.localService)
+  const local = localServiceCall(core.localService)
   const imports = new Map<string, AbortController>()
 
   registry.add(routingOperations, {

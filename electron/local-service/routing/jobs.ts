@@ -13,9 +13,10 @@ import { RoutingEngine } from './engine/routing-engine'
 
 /** One engine per worker thread: loaded networks and their hierarchies stay between jobs. */
 let engine: RoutingEngine | undefined
-const theEngine = () => (engine ??= new RoutingEngine())
+/** The worker's routing engine, shared with other areas' jobs that route (the simulated fleet's trips). */
+export const routingEngine = () => (engine ??= new RoutingEngine())
 
-const run = <J extends RoutingJob>(job: J) => theEngine().run(job)
+const run = <J extends RoutingJob>(job: J) => routingEngine().run(job)
 
 /** An import as a pool job: the extract read and the graph built in the worker, progress as it goes. */
 export type ImportJob = Omit<ImportOptions, 'onProgress' | 'signal'>

@@ -194,7 +194,9 @@ describe('geo-analyst call', () => {
 
 describe('geo-analyst call telematics.alarm after an unknown outcome', () => {
   it('sends once, exits 5 with the fingerprint, refuses the identical alarm in a later run until --confirm', async () => {
-    fake.on('/telematics/alarm', { reset: true }, { status: 201, json: {} })
+    fake.on('POST /telematics/alarm', { reset: true }, { status: 201, json: {} })
+    // The configurations are listed to look for it by its Idempotency-Key: it is not there.
+    fake.on('GET /telematics/alarm', { status: 200, json: { data: [] } })
     const args = ['call', 'telematics.alarm', 'alarmType=24', 'deviceId=9']
     const first = await cli(args, env)
     expect(first.code).toBe(5)
@@ -204,12 +206,12 @@ describe('geo-analyst call telematics.alarm after an unknown outcome', () => {
     expect(second.code).toBe(5)
     expect(second.stderr).toContain(`fingerprint ${fingerprint}`)
     expect(second.stderr).toMatch(/resend with confirm/)
-    expect(fake.to('/telematics/alarm')).toHaveLength(1)
+    expect(fake.to('/telematics/alarm', 'POST')).toHaveLength(1)
     const other = await cli(['call', 'telematics.alarm', 'alarmType=24', 'deviceId=10'], env)
     expect(other.code).toBe(0)
     const confirmed = await cli([...args, '--confirm'], env)
     expect(confirmed.code).toBe(0)
-    expect(fake.to('/telematics/alarm')).toHaveLength(3)
+    expect(fake.to('/telematics/alarm', 'POST')).toHaveLength(3)
   })
 })
 

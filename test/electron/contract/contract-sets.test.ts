@@ -13,6 +13,7 @@ import { mapOperations } from '../../../electron/contract/map/operations'
 import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
 import { placesOperations } from '../../../electron/contract/places/operations'
+import { telematicsOperations } from '../../../electron/contract/telematics/operations'
 import { HandlerRegistry } from '../../../electron/core/area'
 import { CLIENT_CALLS } from '../../../electron/core/client/calls'
 import { CALL_OPERATIONS } from '../../../electron/cli/commands/call'
@@ -96,6 +97,7 @@ describe('the one contract table', () => {
         ...Object.keys(mapOperations),
         ...Object.keys(placesOperations),
         ...Object.keys(routingOperations),
+        ...Object.keys(telematicsOperations),
         ...Object.keys(gisOperations),
         ...Object.keys(visionOperations),
       ]),

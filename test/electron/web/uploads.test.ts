@@ -9,6 +9,7 @@ import { startWebHost, type WebHost } from '../../../electron/web/server'
 import { UploadStore, type UploadStoreOptions } from '../../../electron/web/uploads'
 import { rawRequest, streamedBody } from '../../support/raw-http'
 import { useTempDirs } from '../../support/temp-dir'
+import { webOp } from '../../support/web-op'
 
 const tempDir = useTempDirs()
 const stops: Array<() => Promise<void>> = []
@@ -50,14 +51,7 @@ async function start(options: UploadStoreOptions = {}) {
       headers: { ...headers, 'x-file-name': fileName, ...extra },
       body,
     })
-  const op = async (name: string, payload: unknown) =>
-    (await (
-      await fetch(`${host.url}api/op/${name}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-      })
-    ).json()) as { ok: boolean; value?: Record<string, unknown>; error?: Record<string, unknown> }
+  const op = webOp(host)
   /** Every file under the upload folder, however deep. */
   const held = () => readdirSync(tmp, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
   return { host, uploads, upload, op, held, tmp, workspaceDir }

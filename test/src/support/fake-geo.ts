@@ -26,6 +26,7 @@ import {
   type SecretsStatus,
   type SettingsView,
 } from '@contract/index'
+import { emptyDeviceColumns } from '@contract/telematics/fleet'
 
 interface FeatureCollectionLike {
   type: 'FeatureCollection'
@@ -372,5 +373,35 @@ function fakeRouting() {
       ok({ ...network, id: fileName.replace(/\..*$/, ''), name: fileName, bundled: false }),
     'routing.cancelImport': () => ok({ cancelled: false }),
     'routing.removeNetwork': ({ id }: { id: string }) => ok({ removed: id }),
+    // The fleet: an empty local fleet (the app's own tests script what they need).
+    'fleet.poll': () =>
+      ok({ serverTime: 0, full: true, devices: emptyDeviceColumns(), alerts: [], alertHistory: true }),
+    'fleet.device': ({ id }: { id: number }) => fail('not-found', `fleet.device: device ${id} not found`),
+    'fleet.hardware': () => ok({ data: [] }),
+    'fleet.status': () => ok(fleetStatus),
+    'fleet.configure': () => ok(fleetStatus),
+    'fleet.createZones': () => ok(fleetStatus),
+    'fleet.geofences': () => ok({ dataset: null, features: [] }),
+    'fleet.previewAlarm': () => fail('local-configuration', 'fleet.previewAlarm: not scripted'),
+    'fleet.createAlarm': () => fail('local-configuration', 'fleet.createAlarm: not scripted'),
+    'fleet.alarms': () => ok({ configurations: [], supported: true }),
+    'fleet.alerts': () => ok({ alerts: [] }),
+    'fleet.importTrack': () => fail('local-configuration', 'fleet.importTrack: not scripted'),
+    'fleet.controlTrack': ({ id }: { id: string }) => fail('not-found', `fleet.controlTrack: no track ${id}`),
+    'fleet.removeTrack': ({ id }: { id: string }) => fail('not-found', `fleet.removeTrack: no track ${id}`),
   }
+}
+
+const fleetStatus = {
+  source: 'local' as const,
+  simulated: true,
+  vehicles: 0,
+  seed: 1,
+  network: null,
+  networks: [],
+  geofenceDataset: null,
+  geofences: 0,
+  tracks: [],
+  serverTime: 0,
+  preparing: false,
 }

@@ -122,6 +122,8 @@ export interface RandomPointsJob {
   profile: Profile
   count: number
   seed: number
+  /** One point per seed instead (`count` and `seed` unused): each point depends on its own seed only. */
+  seeds?: number[]
 }
 
 export interface RandomPointsOutcome {

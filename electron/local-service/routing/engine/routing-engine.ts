@@ -374,9 +374,7 @@ export class RoutingEngine {
       if (metric.usable(e)) total += net.arrays.edgeLenDm[e]!
       cumulative[e] = total
     }
-    const random = seededRandom(job.seed)
-    const points: LonLat[] = []
-    for (let i = 0; i < job.count && total > 0; i++) {
+    const pick = (random: () => number): LonLat => {
       const target = random() * total
       let lo = 0
       let hi = net.edgeCount - 1
@@ -385,7 +383,13 @@ export class RoutingEngine {
         if (cumulative[mid]! > target) hi = mid
         else lo = mid + 1
       }
-      points.push(net.pointAt(lo, random()))
+      return net.pointAt(lo, random())
+    }
+    const points: LonLat[] = []
+    if (total > 0 && job.seeds) for (const seed of job.seeds) points.push(pick(seededRandom(seed)))
+    else if (total > 0) {
+      const random = seededRandom(job.seed)
+      for (let i = 0; i < job.count; i++) points.push(pick(random))
     }
     return { kind: 'randomPoints', network: net.id, points }
   }

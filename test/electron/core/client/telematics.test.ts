@@ -126,15 +126,20 @@ describe('telematics client', () => {
     expect(fake.received).toHaveLength(0)
   })
 
-  it('alarm: a reset after the request was received is sent exactly once and reported unknown-outcome; an identical resubmission is refused until confirmed', async () => {
-    fake.on(ALARM, { reset: true }, { status: 201, json: {} })
+  it('alarm: a reset after the request was received is sent exactly once, looked for in the list, and reported unknown-outcome; an identical resubmission is refused until confirmed, and then carries the same Idempotency-Key', async () => {
+    fake.on(`POST ${ALARM}`, { reset: true }, { status: 201, json: {} })
+    fake.on(`GET ${ALARM}`, { status: 200, json: { data: [{ id: 4, alarmType: 27, deviceId: [1] }] } })
     const { client, history } = clientFor(fake)
     const r = await client.telematics.createAlarm(overspeed)
-    expect(fake.to(ALARM)).toHaveLength(1)
+    expect(fake.to(ALARM, 'POST')).toHaveLength(1)
+    expect(fake.to(ALARM, 'GET')).toHaveLength(1)
     expect(r.ok ? null : r.error).toMatchObject({ failureClass: 'unknown-outcome', retry: 'reconcile-first' })
     const fingerprint = r.ok ? '' : (r.error.code as string)
     expect(fingerprint).toMatch(/^[0-9a-f]{16}$/)
     expect(r.ok ? '' : r.error.message).toContain(fingerprint)
+    expect(r.ok ? '' : r.error.message).toMatch(/probably not created; resend with confirm/)
+    const key = fake.to(ALARM, 'POST')[0]!.headers['idempotency-key'] as string
+    expect(key).toMatch(/^[0-9a-f-]{36}$/)
 
     const again = await client.telematics.createAlarm({ ...overspeed })
     expect(again.ok ? null : again.error).toMatchObject({
@@ -142,24 +147,61 @@ describe('telematics client', () => {
       code: fingerprint,
     })
     expect(again.ok ? '' : again.error.message).toMatch(/resend with confirm/)
-    expect(fake.to(ALARM)).toHaveLength(1)
+    expect(fake.to(ALARM, 'POST')).toHaveLength(1)
 
     const confirmed = await client.telematics.createAlarm(overspeed, { confirm: true })
-    expect(confirmed.ok).toBe(true)
-    expect(fake.to(ALARM)).toHaveLength(2)
-    expect(history.map((h) => [h.failureClass, h.attempts, h.fingerprint])).toEqual([
+    expect(confirmed).toMatchObject({ ok: true, value: { idempotencyKey: key } })
+    expect(fake.to(ALARM, 'POST')).toHaveLength(2)
+    expect(fake.to(ALARM, 'POST')[1]!.headers['idempotency-key']).toBe(key)
+    expect(
+      history
+        .filter((h) => h.operation === 'telematics.alarm')
+        .map((h) => [h.failureClass, h.attempts, h.fingerprint]),
+    ).toEqual([
       ['unknown-outcome', 1, fingerprint],
       ['unknown-outcome', 0, fingerprint],
       [undefined, 1, fingerprint],
     ])
   })
 
+  it('alarm: a lost answer is reconciled by identity — the configuration listed with its Idempotency-Key is the result, nothing is sent again', async () => {
+    fake.on(`POST ${ALARM}`, { reset: true })
+    fake.on(`GET ${ALARM}`, {
+      status: 200,
+      json: {
+        data: [
+          { id: 3, alarmType: 22, deviceId: [101, 102], idempotencyKey: 'other-key-0001' },
+          {
+            id: 9,
+            alarmType: 22,
+            deviceId: [101, 102],
+            limit: 80,
+            duration: 30,
+            idempotencyKey: 'key-0123456789',
+          },
+        ],
+      },
+    })
+    const { client } = clientFor(fake)
+    const r = await client.telematics.createAlarm(overspeed, { idempotencyKey: 'key-0123456789' })
+    expect(r).toMatchObject({
+      ok: true,
+      value: { created: true, reconciled: 'found', response: { id: 9 }, idempotencyKey: 'key-0123456789' },
+    })
+    expect(fake.to(ALARM, 'POST')).toHaveLength(1)
+    // Found: the same alarm may be created again on purpose (its outcome is no longer unknown).
+    fake.on(`POST ${ALARM}`, { status: 201, json: { data: { id: 10 } } })
+    expect((await client.telematics.createAlarm(overspeed)).ok).toBe(true)
+  })
+
   it('alarm: a hanging provider times out once, never resent', async () => {
-    fake.on(ALARM, { hang: true })
+    fake.on(`POST ${ALARM}`, { hang: true })
+    fake.on(`GET ${ALARM}`, { status: 404, json: { message: 'no such path' } })
     const { client } = clientFor(fake)
     const r = await client.telematics.createAlarm(overspeed)
-    expect(fake.to(ALARM)).toHaveLength(1)
+    expect(fake.to(ALARM, 'POST')).toHaveLength(1)
     expect(r.ok ? null : r.error.failureClass).toBe('unknown-outcome')
+    expect(r.ok ? '' : r.error.message).toMatch(/could not be listed/)
   }, 10_000)
 
   it('alarm: a 409 is reported, never turned into a new write; 503 is not replayed either', async () => {
@@ -172,18 +214,42 @@ describe('telematics client', () => {
     expect(u.ok ? null : u.error).toMatchObject({ failureClass: 'provider-unavailable' })
     expect(fake.to(ALARM)).toHaveLength(2)
   })
+
+  it('alarms and alerts: the local extensions, read tolerantly', async () => {
+    fake.on(`GET ${ALARM}`, {
+      status: 200,
+      json: { data: [{ id: 1, alarmType: 22, deviceId: [3], extra: 1 }] },
+    })
+    fake.on('/telematics/alerts', {
+      status: 200,
+      json: { serverTime: 100, data: [{ deviceId: 3, timestamp: 99, alarmType: 22, actualLimit: 91 }] },
+    })
+    const { client } = clientFor(fake)
+    expect(await client.telematics.alarms()).toMatchObject({ ok: true, value: [{ id: 1, extra: 1 }] })
+    expect(await client.telematics.alerts({ since: '90', deviceId: 3 })).toMatchObject({
+      ok: true,
+      value: { serverTime: 100, data: [{ deviceId: 3, actualLimit: 91 }] },
+    })
+    expect(Object.fromEntries(fake.to('/telematics/alerts')[0]!.query)).toEqual({
+      since: '90',
+      deviceId: '3',
+    })
+    const bad = await client.telematics.alerts({ since: 'yesterday' })
+    expect(bad.ok ? null : bad.error).toMatchObject({ failureClass: 'validation', field: 'since' })
+  })
 })
 
 describe('alarm fingerprint', () => {
   it('is the same for the same alarm as JSON or form data, and differs for another alarm', async () => {
-    fake.on(ALARM, { reset: true })
+    fake.on(`POST ${ALARM}`, { reset: true })
+    fake.on(`GET ${ALARM}`, { status: 200, json: { data: [] } })
     const { client } = clientFor(fake)
     const first = await client.telematics.createAlarm(overspeed)
     const asForm = await client.telematics.createAlarm(overspeed, { contentType: 'form' })
     expect(asForm.ok ? null : asForm.error.code).toBe(first.ok ? 'x' : first.error.code)
-    expect(fake.to(ALARM)).toHaveLength(1)
+    expect(fake.to(ALARM, 'POST')).toHaveLength(1)
     const other = await client.telematics.createAlarm({ ...overspeed, limit: 90 })
     expect(other.ok ? null : other.error.code).not.toBe(first.ok ? 'x' : first.error.code)
-    expect(fake.to(ALARM)).toHaveLength(2)
+    expect(fake.to(ALARM, 'POST')).toHaveLength(2)
   })
 })

@@ -1,43 +1,15 @@
 import { readFileSync } from 'node:fs'
-import { Readable } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MatrixRun, NetworkInfo, PredictiveRun } from '../../../../electron/contract/routing/operations'
-import { createCore, type Core } from '../../../../electron/core/app-core'
-import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secret-store'
-import { startLocalService } from '../../../../electron/local-service'
+import { useLocalCores, type LocalCore } from '../../../support/local-core'
 import { townNode, writeTown } from '../../../support/road-town'
 import { useTempDirs } from '../../../support/temp-dir'
-import { UploadStore } from '../../../../electron/web/uploads'
 
 const tempDir = useTempDirs()
-const cores: Core[] = []
-const stores: UploadStore[] = []
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((c) => c.close()))
-  await Promise.all(stores.splice(0).map((s) => s.close()))
-})
+const localCore = useLocalCores(tempDir)
 
-/** A file offered for import as the browser host receives one: streamed to a private temp file, by reference. */
-async function offer(uploads: UploadStore, bytes: Buffer, fileName: string): Promise<string> {
-  return (await uploads.receive(Readable.from([bytes]), fileName)).file
-}
-
-async function localCore() {
-  const workspaceDir = tempDir()
-  const uploads = new UploadStore({ tempDir: tempDir() })
-  stores.push(uploads)
-  const core = await createCore({
-    configDir: tempDir(),
-    dataDir: tempDir(),
-    host: 'web',
-    version: '0',
-    secretStore: new MemorySecretStore(),
-    startLocalService: () => startLocalService({ workspaceDir, sampleData: false }),
-    ports: { importFiles: uploads },
-  })
-  cores.push(core)
-  return Object.assign(core, { uploads })
-}
+/** A file offered for import as the browser host receives one. */
+const offer = (core: LocalCore, bytes: Buffer, fileName: string) => core.offer(bytes, fileName)
 
 describe('routing operations of the core (Local profile)', () => {
   it('imports an extract with progress events, routes on it, lists and removes it', async () => {
@@ -49,7 +21,7 @@ describe('routing operations of the core (Local profile)', () => {
     })
     const imported = await core.call('routing.importNetwork', {
       importId: 'i1',
-      file: await offer(core.uploads, readFileSync(pbf), 'town.osm.pbf'),
+      file: await offer(core, readFileSync(pbf), 'town.osm.pbf'),
       name: 'Town',
     })
     off()
@@ -86,7 +58,7 @@ describe('routing operations of the core (Local profile)', () => {
     expect(JSON.stringify(bad)).toMatch(/biking is available with resources distance_matrix only/)
     const wrongType = await core.call('routing.importNetwork', {
       importId: 'x',
-      file: await offer(core.uploads, Buffer.from('a,b\n1,2\n'), 'table.csv'),
+      file: await offer(core, Buffer.from('a,b\n1,2\n'), 'table.csv'),
     })
     expect(wrongType).toMatchObject({ ok: false, error: { failureClass: 'validation', field: 'file' } })
     expect(JSON.stringify(wrongType)).toMatch(/only \.osm\.pbf/)
@@ -94,7 +66,7 @@ describe('routing operations of the core (Local profile)', () => {
     expect(unknownRef).toMatchObject({ ok: false, error: { failureClass: 'not-found' } })
     const notOsm = await core.call('routing.importNetwork', {
       importId: 'y',
-      file: await offer(core.uploads, Buffer.from('<html/>'), 'notes.osm'),
+      file: await offer(core, Buffer.from('<html/>'), 'notes.osm'),
     })
     expect(notOsm).toMatchObject({ ok: false, error: { failureClass: 'validation' } })
     expect(JSON.stringify(notOsm)).toMatch(/not an OSM XML file/)
