@@ -211,7 +211,9 @@ function conditionalIssues(
     if (p.userGeom === true && p.datasetRef !== undefined) {
       out.push(issue('datasetRef', 'conflict', 'give either datasetRef or userGeom=true, not both'))
     }
+    // functionBased without a reference filters the source dataset's own features by the comparison.
     if (
+      type === 'spatialOperation' &&
       p.userGeom !== true &&
       absent('datasetRef') &&
       !(present.has('userGeom') && p.userGeom === undefined)
