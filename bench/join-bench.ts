@@ -1,6 +1,6 @@
 /**
  * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`
- * (`--trace` also prints every run's time, engine and http).
+ * (`--trace` also prints every run's time, engine and http; `--only TEXT` runs the queries whose name holds TEXT).
  *
  * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
  * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
@@ -189,6 +189,10 @@ async function main() {
     },
   ]
 
+  // --only TEXT: just the queries whose name holds TEXT (to look at a few closely with --trace).
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1]! : undefined
+  if (only) queries.splice(0, queries.length, ...queries.filter((q) => q.name.includes(only)))
+
   // Workspace with the three datasets, as the service stores them.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-'))
   const workspace = new Workspace(dir)
@@ -354,7 +358,7 @@ async function main() {
         ? `${num(sumPg, 1).padStart(12)}${(sumEngine / sumPg).toFixed(2).padStart(8)}${(sumHttp / sumPg).toFixed(2).padStart(9)}  ${allSame ? 'all identical' : 'DIFFERENCES'}`
         : ''),
   )
-  for (const q of queries.filter((x) => x.reverseOf)) {
+  for (const q of queries.filter((x) => x.reverseOf && http[x.reverseOf])) {
     const forward = q.reverseOf!
     // The reversed query's pairs (districts, points) read the other way round must be the forward pairs.
     const swapped = pairKey(

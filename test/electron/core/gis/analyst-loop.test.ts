@@ -302,4 +302,40 @@ describe('importing and cancelling', () => {
     })
     expect(after.rows.map((r) => r.prop1)).toContain('Mumbai')
   }, 120_000)
+
+  it('cancelling a join that saves a dataset says the outcome is unknown, then checks the dataset list', async () => {
+    let cancelled: Promise<unknown> | undefined
+    const off = core.events.subscribe((name, payload) => {
+      const p = payload as { runId: string; phase: string; elapsedMs: number }
+      if (name === 'job.progress' && p.runId === 'long-save' && p.phase === 'waiting' && p.elapsedMs >= 400)
+        cancelled ??= core.call('gis.cancelJoin', { runId: 'long-save' })
+    })
+    const failure = await error('gis.join', {
+      runId: 'long-save',
+      params: {
+        queryType: 'spatialOperation',
+        datasetSource: 'many_points',
+        operator: 'DWithin',
+        distance: 2_000_000,
+        sourceProperty: 'geom',
+        userGeom: true,
+        saveAsNewDataset: true,
+        newDatasetNme: 'near_circle',
+      },
+      body: denseCircle(20_000),
+    })
+    off()
+    expect(await cancelled).toEqual({ ok: true, value: { cancelled: true } })
+    expect(failure).toMatchObject({
+      failureClass: 'unknown-outcome',
+      code: 'cancelled',
+      retry: 'reconcile-first',
+    })
+    expect(failure.message).toMatch(/cancelled after [\d.]+ s, outcome unknown for near_circle/)
+    expect(failure.message).toMatch(/near_circle is not in the dataset list yet/)
+    const { datasets } = await value<{ datasets: Array<{ layername: string }> }>('gis.layers', {})
+    expect(datasets.map((d) => d.layername)).not.toContain('near_circle')
+    const { runs } = await value<{ runs: RunSummary[] }>('runs.list', {})
+    expect(runs[0]).toMatchObject({ id: 'long-save', failureClass: 'unknown-outcome' })
+  }, 120_000)
 })
