@@ -1,6 +1,7 @@
 /**
  * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`
- * (`--trace` also prints every run's time, engine and http; `--only TEXT` runs the queries whose name holds TEXT).
+ * (`--trace` also prints every run's time, engine and http; `--only TEXT` runs the queries whose name holds TEXT;
+ * `--no-core` skips the core leg, `bench/join-core.ts`: the core's gis.join with 200k- and 1M-row results).
  *
  * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
  * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
@@ -22,6 +23,7 @@ import { startLocalService } from '../electron/local-service/index'
 import type { DatasetFeature } from '../electron/local-service/workspace/features'
 import { Workspace } from '../electron/local-service/workspace/workspace'
 import { districts, drawnStar, mulberry32, points, smallPolygons, toWkt, wholeBox } from './join-data'
+import { printCoreLegs, runCoreLegs } from './join-core'
 import { loadTable, postgisAvailable, startCluster, type Cluster } from './postgis'
 
 const argv = process.argv.slice(2)
@@ -375,6 +377,9 @@ async function main() {
     `\nmedian of ${RUNS} runs after one warm-up; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process, join worker included)`,
   )
   if (!allSame) process.exitCode = 1
+
+  // The results leg, core side: a 200k-row and a 1M-row result through the core's gis.join.
+  if (!flag('no-core')) printCoreLegs(await runCoreLegs([200_000, 1_000_000], Math.min(RUNS, 3)))
 }
 
 main().catch((error: unknown) => {

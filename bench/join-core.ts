@@ -3,15 +3,17 @@
  * `node --import tsx bench/join-core.ts --rows 200000`): the time from the host's call to the answer it hands
  * to the renderer, and the peak memory of the process that runs the core.
  *
- * The local service runs in a child process (as in the desktop app, where it runs in a utility process), so
- * this process's peak RSS is the core's alone: the HTTP answer, its parsing, the run history, the dispatch's
+ * The local service runs in a child process (as in the desktop app, where it runs in a utility process) that
+ * also writes the workspace, so this process's peak RSS is the core's alone: the HTTP answer, its parsing, the run history, the dispatch's
  * contract check. The dataset is N points and one polygon covering them; the join returns every point with
  * its id and its geometry as WKT (what the results map and table need). Also timed: what crosses to the
  * renderer — the web host's JSON text of the answer, and `v8.serialize` of it (a stand-in for Electron's
- * structured clone).
+ * structured clone) — and the same request as plain bytes over HTTP ("service ms"): the rest ("core only")
+ * is the core's own work on the answer.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -29,16 +31,8 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(argv[i + 1]) : fallback
 }
 
-/** The child: a local service over the workspace, answering until its parent disconnects. */
-async function serve(dir: string) {
-  const { startLocalService } = await import('../electron/local-service/index')
-  const service = await startLocalService({ workspaceDir: dir, sampleData: false, rowCap: 2_000_000 })
-  process.send!({ urls: service.urls, token: service.token, licenceKey: service.licenceKey })
-  process.on('disconnect', () => void service.close().then(() => process.exit(0)))
-}
-
-async function measure(rows: number, runs: number) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-core-'))
+/** The service's process: writes the workspace (N points, one polygon over them), then serves it. */
+async function serve(dir: string, rows: number) {
   const workspace = new Workspace(dir)
   await workspace.create('pts', points(rows, mulberry32(5)), { source: 'bench' })
   await workspace.create(
@@ -62,7 +56,39 @@ async function measure(rows: number, runs: number) {
     ],
     { source: 'bench' },
   )
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve', dir], {
+  const { startLocalService } = await import('../electron/local-service/index')
+  const service = await startLocalService({ workspaceDir: dir, sampleData: false, rowCap: 2_000_000 })
+  process.send!({ urls: service.urls, token: service.token, licenceKey: service.licenceKey })
+  process.on('disconnect', () => void service.close().then(() => process.exit(0)))
+}
+
+/** POST with an empty FeatureCollection on a fresh connection; resolves with the answer's byte count. */
+function rawPost(url: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      },
+      (res) => {
+        let bytes = 0
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(bytes) : reject(new Error(`HTTP ${res.statusCode}`)),
+        )
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end('{"type":"FeatureCollection","features":[]}')
+  })
+}
+
+async function measure(rows: number, runs: number) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-core-'))
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve', dir, String(rows)], {
     execArgv: ['--import', 'tsx'],
     stdio: 'inherit',
   })
@@ -87,6 +113,7 @@ async function measure(rows: number, runs: number) {
     selectionParamSource: 'id,geom',
   }
   const times: number[] = []
+  const raw: number[] = []
   const web: number[] = []
   const ipc: number[] = []
   let count = 0
@@ -103,7 +130,14 @@ async function measure(rows: number, runs: number) {
     const t2 = performance.now()
     v8.serialize(result)
     const t3 = performance.now()
+    // The same request as plain bytes over HTTP: the service's share of the time. A connection of its own:
+    // a kept-alive one may be closed by the server's idle timeout just as it is reused.
+    const query = new URLSearchParams(params)
+    const t4 = performance.now()
+    await rawPost(`${handle.urls.mgis_url}/query_apply/join?${query}`, handle.token)
+    const t5 = performance.now()
     if (run > 0) {
+      raw.push(t5 - t4)
       times.push(took)
       web.push(t2 - t1)
       ipc.push(t3 - t2)
@@ -118,6 +152,7 @@ async function measure(rows: number, runs: number) {
   return {
     rows: count,
     ms: median(times),
+    serviceMs: median(raw),
     webMs: median(web),
     ipcMs: median(ipc),
     peakMiB: process.resourceUsage().maxRSS / 1024,
@@ -129,7 +164,7 @@ const isMain =
   process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)
 if (!isMain) {
   // Imported by join-bench.ts for its legs.
-} else if (argv[0] === '--serve') void serve(argv[1]!)
+} else if (argv[0] === '--serve') void serve(argv[1]!, Number(argv[2]))
 else if (argv.includes('--child')) {
   measure(option('rows', 200_000), option('runs', 3)).then(
     (r) => process.send!(r),
@@ -146,6 +181,7 @@ else if (argv.includes('--child')) {
 export interface CoreLeg {
   rows: number
   ms: number
+  serviceMs: number
   webMs: number
   ipcMs: number
   peakMiB: number
@@ -175,10 +211,10 @@ export async function runCoreLegs(sizes: number[], runs: number): Promise<CoreLe
 
 export function printCoreLegs(legs: CoreLeg[]): void {
   console.log(
-    `\ncore gis.join (host call → answer for the renderer; service in its own process)\n${'rows'.padStart(9)}${'core ms'.padStart(10)}${'web JSON ms'.padStart(13)}${'IPC clone ms'.padStart(14)}${'peak RSS MiB'.padStart(14)}`,
+    `\ncore gis.join (host call → answer for the renderer; service in its own process)\n${'rows'.padStart(9)}${'core ms'.padStart(10)}${'service ms'.padStart(12)}${'core only'.padStart(11)}${'web JSON ms'.padStart(13)}${'IPC clone ms'.padStart(14)}${'RSS MiB before'.padStart(16)}${'peak'.padStart(7)}`,
   )
   for (const l of legs)
     console.log(
-      `${String(l.rows).padStart(9)}${l.ms.toFixed(0).padStart(10)}${l.webMs.toFixed(0).padStart(13)}${l.ipcMs.toFixed(0).padStart(14)}${l.peakMiB.toFixed(0).padStart(14)}`,
+      `${String(l.rows).padStart(9)}${l.ms.toFixed(0).padStart(10)}${l.serviceMs.toFixed(0).padStart(12)}${(l.ms - l.serviceMs).toFixed(0).padStart(11)}${l.webMs.toFixed(0).padStart(13)}${l.ipcMs.toFixed(0).padStart(14)}${l.baseMiB.toFixed(0).padStart(16)}${l.peakMiB.toFixed(0).padStart(7)}`,
     )
 }

@@ -792,10 +792,10 @@ export function writeResultRows(
       destroy(geos, ptr)
     }
   }
-  // A table's values are encoded once per join when its features come back in many rows (a reference
-  // polygon holding thousands of points, or a driving source); otherwise they are written straight.
-  const memoFor = (table: FeatureTable | undefined, geometry: boolean) =>
-    table && table.features.length * (geometry ? 1 : 2) <= pairs.length
+  // A table's values are encoded once per join when its features come back in two rows or more on average
+  // (a reference polygon holding thousands of points); otherwise they are written straight.
+  const memoFor = (table: FeatureTable | undefined) =>
+    table && table.features.length * 2 <= pairs.length
       ? new Array<Uint8Array | undefined>(table.features.length)
       : undefined
   const columns = sel.columns.map((c, i) => {
@@ -806,7 +806,7 @@ export function writeResultRows(
       geometry: c.geometry,
       name: c.name,
       table,
-      memo: memoFor(table, c.geometry),
+      memo: memoFor(table),
     }
   })
   const empty = utf8.encode('""')
