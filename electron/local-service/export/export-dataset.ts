@@ -7,17 +7,32 @@ import type { Workspace } from '../workspace/workspace'
 export const EXPORT_FORMATS = ['geojson', 'csv', 'fgb', 'gpkg'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
+/** A text that is a plain number (`-12.5`, `+3`, `1e-7`): a spreadsheet reads it as a number, never a formula. */
+const PLAIN_NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/
+
+/**
+ * A text cell a spreadsheet would run as a formula — starting with = + - @, a tab or a carriage return — is
+ * written with a leading apostrophe, which spreadsheets show as text (OWASP "CSV injection"). Numbers, and
+ * texts that are plain numbers, are written as they are.
+ */
+export function neutraliseCell(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text
+}
+
 function csvField(value: unknown): string {
   const text =
     value === null || value === undefined
       ? ''
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value)
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : neutraliseCell(typeof value === 'object' ? JSON.stringify(value) : String(value))
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
-/** Write a dataset to a file (atomically) as GeoJSON, CSV with a WKT column, FlatGeobuf or GeoPackage. */
+/**
+ * Write a dataset to a file (atomically) as GeoJSON, CSV with a WKT column (formula-like text cells
+ * neutralised), FlatGeobuf or GeoPackage (with the R-tree spatial index).
+ */
 export async function exportDataset(
   workspace: Workspace,
   name: string,
