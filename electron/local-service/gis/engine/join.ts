@@ -5,16 +5,18 @@ import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../../works
 import { buildIndex } from '../../workspace/workspace'
 import {
   approximateArea,
+  arcBulge,
   distanceBetweenEdgeSets,
   distanceToEdges,
   edgeSet,
-  expandedBBox,
+  searchBoxes,
   geodesicArea,
   geodesicLength,
   isEmptyGeometry,
   type BBox,
 } from '../../engine/geodesy'
 import { CellGrid, Where } from './cell-grid'
+import { crossesAntimeridian, geographyProxy, needsGeographyProxy } from '../../engine/geography'
 import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from '../../engine/geos'
 import { JsonChunkWriter } from '../../engine/json-chunks'
 import { PairList } from './pair-list'
@@ -96,6 +98,32 @@ function shapeOf(table: FeatureTable): TableShape {
     shapeCache.set(table, shape)
   }
   return shape
+}
+
+/**
+ * What DWithin's searches must add to a table's planar boxes: the largest poleward bulge (degrees) of its
+ * great-circle edges, and the features with an edge across ±180° (their planar box is the wrong side of
+ * the world: they are candidates of every search). Computed once per table.
+ */
+interface TableGeography {
+  bulge: number
+  acrossAntimeridian: number[]
+}
+const geographyCache = new WeakMap<FeatureTable, TableGeography>()
+function tableGeography(table: FeatureTable): TableGeography {
+  let found = geographyCache.get(table)
+  if (!found) {
+    found = { bulge: 0, acrossAntimeridian: [] }
+    const { kinds } = shapeOf(table)
+    for (let i = 0; i < table.features.length; i++) {
+      if (kinds[i] !== KIND_OTHER) continue
+      const geometry = table.features[i]!.geometry
+      found.bulge = Math.max(found.bulge, arcBulge(geometry))
+      if (crossesAntimeridian(geometry)) found.acrossAntimeridian.push(i)
+    }
+    geographyCache.set(table, found)
+  }
+  return found
 }
 
 /** The planner's view of `table` in a join with `other`: its statistics and how many of its features meet the other's extent. */
@@ -456,6 +484,16 @@ function gridFor(
   return grid
 }
 
+/**
+ * How far (metres) DWithin's planar stand-in of a geography may stray from its great-circle edges: a quarter
+ * of the distance, so that whatever the stand-in gets wrong near the boundary is within the distance anyway
+ * (at least 1 mm, for DWithin 0). Decision 011.
+ */
+/** Longest degree of latitude on WGS84 (at the poles), metres, rounded up. */
+const METRES_PER_DEGREE_MAX = 111_700
+
+export const geographyTolerance = (distance: number) => Math.max(1e-3, distance / 4)
+
 /** The relation with its arguments swapped: op(a, b) = converse(op)(b, a). */
 const CONVERSE: Readonly<Record<string, string>> = { Within: 'Contains', Contains: 'Within' }
 const converse = (op: string): string => CONVERSE[op] ?? op
@@ -546,6 +584,21 @@ function drivenJoin(
     }
     return ptr
   }
+  // DWithin: a probed geometry as a geography (its proxy, when its edges stray from their arcs by more
+  // than the tolerance or cross the antimeridian), built once per join.
+  const dwithin = op === 'DWithin'
+  const tolerance = geographyTolerance(distance)
+  const probeGeography = dwithin ? tableGeography(probe) : undefined
+  const probeBulge = probeGeography?.bulge ?? 0
+  const probeProxies = new Map<number, GeomPtr>()
+  const geographyOf = (s: number): GeomPtr => {
+    const geometry = features[s]!.geometry as Geometry
+    if (!needsGeographyProxy(geometry, tolerance)) return geomOf(s)
+    let ptr = probeProxies.get(s)
+    if (ptr === undefined)
+      probeProxies.set(s, (ptr = toGeos(geos, geographyProxy(geos, geometry, tolerance).geometry)))
+    return ptr
+  }
   const check = (value: number, s: number): boolean => {
     if (value === 2) {
       throw new JoinInputError(
@@ -575,19 +628,38 @@ function drivenJoin(
       }
       const { entry, kept: driveKept } = preparedFeature(geos, input, drive, d, driveGeometry, user)
       const drivePtr = entry.ptr
-      const prepared = entry.prepared
+      // DWithin reads the driving geometry as a geography: its proxy (long edges on their arcs, cut at the
+      // antimeridian) answers containment, the true arcs the distance.
+      const proxy = dwithin ? geographyProxy(geos, driveGeometry, tolerance) : undefined
+      const proxyPtr = proxy?.changed ? toGeos(geos, proxy.geometry) : undefined
+      const prepared = proxyPtr !== undefined ? geos.GEOSPrepare(proxyPtr) : entry.prepared
       try {
-        const driveEdges = op === 'DWithin' ? edgeSet(driveGeometry) : undefined
-        const box: BBox = driveEdges ? expandedBBox(driveBox, driveEdges, distance) : driveBox
+        const driveEdges = dwithin ? edgeSet(driveGeometry) : undefined
+        // The probed features' boxes are planar: widen the search by how far their arcs bulge past them.
+        const areas: BBox[] = proxy
+          ? searchBoxes(proxy.parts, distance, tolerance + probeBulge * METRES_PER_DEGREE_MAX)
+          : [driveBox]
+        const search = (b: BBox) =>
+          limit === Infinity
+            ? probe.index.search(b[0], b[1], b[2], b[3])
+            : probe.index.search(b[0], b[1], b[2], b[3], (i) => i < limit)
         // Candidates in probe order (a typed array sorts numerically without a comparator call).
         const candidates =
           everything ??
-          Int32Array.from(
-            limit === Infinity
-              ? probe.index.search(box[0], box[1], box[2], box[3])
-              : probe.index.search(box[0], box[1], box[2], box[3], (i) => i < limit),
-          ).sort()
-        const grid = op === 'Equals' ? undefined : gridFor(entry, driveGeometry, driveBox, candidates.length)
+          (areas.length === 1 && !probeGeography?.acrossAntimeridian.length
+            ? Int32Array.from(search(areas[0]!)).sort()
+            : Int32Array.from(
+                new Set([
+                  ...areas.flatMap(search),
+                  ...(probeGeography?.acrossAntimeridian.filter((i) => i < limit) ?? []),
+                ]),
+              ).sort())
+        const grid =
+          op === 'Equals'
+            ? undefined
+            : proxy?.changed
+              ? CellGrid.build(proxy.geometry, geometryBBox(proxy.geometry)!, candidates.length)
+              : gridFor(entry, driveGeometry, driveBox, candidates.length)
         for (let c = 0; c < candidates.length; c++) {
           const s = candidates[c]!
           if (probeFilter && !probeFilter(s)) continue
@@ -655,7 +727,7 @@ function drivenJoin(
                   hit =
                     check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s) ||
                     distanceToEdges(px, py, driveEdges!, distance) <= distance
-                } else if (check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)) {
+                } else if (check(geos.GEOSPreparedIntersects(prepared, geographyOf(s)), s)) {
                   hit = true
                 } else {
                   let edges = probeEdges.get(s)
@@ -670,11 +742,16 @@ function drivenJoin(
           if (hit && add(d, s)) break outer
         }
       } finally {
+        if (proxyPtr !== undefined) {
+          geos.GEOSPreparedGeom_destroy(prepared)
+          destroy(geos, proxyPtr)
+        }
         if (!driveKept) releasePrepared(geos, entry)
       }
     }
   } finally {
     for (const ptr of probeGeos.values()) destroy(geos, ptr)
+    for (const ptr of probeProxies.values()) destroy(geos, ptr)
   }
   if (bySource) pairs.sortByReference(probe.features.length)
   return pairs
