@@ -70,6 +70,15 @@ const MAX_DEPTH = 12
 /** Positions of a line with continuous longitudes and vertices added on the arcs where an edge strays. */
 function densify(line: Position[], tolerance: number): Position[] {
   if (line.length === 0) return []
+  const result = densified(line, tolerance)
+  if (result.length !== line.length || result.some((p, i) => p[0] !== line[i]![0])) altered = true
+  return result
+}
+
+/** Set when a proxy being built differs from its geometry (a vertex added or a longitude moved). */
+let altered = false
+
+function densified(line: Position[], tolerance: number): Position[] {
   const out: Position[] = [[line[0]![0]!, line[0]![1]!]]
   const split = (a: Position, b: Position, depth: number) => {
     if (depth < MAX_DEPTH && mayStray(b[0]! - a[0]!, tolerance)) {
@@ -191,6 +200,7 @@ function cutLine(line: Position[]): Position[][] {
 /** The geography proxy of a geometry at `tolerance` metres (see `GeographyProxy`). */
 export function geographyProxy(geos: Geos, geometry: Geometry, tolerance: number): GeographyProxy {
   if (!needsGeographyProxy(geometry, tolerance)) return { geometry, changed: false, parts: partsOf(geometry) }
+  altered = false
   const polygons: Position[][][] = []
   const lines: Position[][] = []
   const points: Position[] = []
@@ -230,6 +240,8 @@ export function geographyProxy(geos: Geos, geometry: Geometry, tolerance: number
     }
   }
   add(geometry)
+  // Edges that might have strayed but did not, on this side of ±180°: the geometry is its own proxy.
+  if (!altered) return { geometry, changed: false, parts: partsOf(geometry) }
   const kinds = [polygons.length, lines.length, points.length].filter((n) => n > 0).length
   let proxy: Geometry
   if (kinds > 1)
