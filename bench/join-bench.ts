@@ -19,11 +19,10 @@ import type { JoinParams } from '../electron/contract/gis/join-params'
 import { loadGeos } from '../electron/local-service/engine/geos'
 import { runJoin, tableFromFeatures, type FeatureTable } from '../electron/local-service/gis/engine/join'
 import { PairList } from '../electron/local-service/gis/engine/pair-list'
-import { startLocalService } from '../electron/local-service/index'
 import type { DatasetFeature } from '../electron/local-service/workspace/features'
 import { Workspace } from '../electron/local-service/workspace/workspace'
 import { districts, drawnStar, mulberry32, points, smallPolygons, toWkt, wholeBox } from './join-data'
-import { printCoreLegs, runCoreLegs } from './join-core'
+import { printCoreLegs, runCoreLegs, serviceProcess } from './join-core'
 import { loadTable, postgisAvailable, startCluster, type Cluster } from './postgis'
 
 const argv = process.argv.slice(2)
@@ -239,12 +238,8 @@ async function main() {
   }
 
   // End to end over HTTP.
-  const service = await startLocalService({
-    workspaceDir: dir,
-    token: TOKEN,
-    sampleData: false,
-    rowCap: 10_000_000,
-  })
+  // The service in a process of its own, as the desktop app runs it (and as PostGIS runs beside the bench).
+  const service = await serviceProcess(dir, { token: TOKEN, rowCap: 10_000_000 })
   const http: Record<string, { ms: number; rows: string[] }> = {}
   for (const q of queries) {
     const query = new URLSearchParams(Object.entries(q.params).map(([k, v]) => [k, String(v)]))

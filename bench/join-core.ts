@@ -23,7 +23,7 @@ import { createCore } from '../electron/core/app-core'
 import type { LocalServiceHandle } from '../electron/core/area'
 import { MemorySecretStore } from '../electron/core/secrets/memory-secret-store'
 import { Workspace } from '../electron/local-service/workspace/workspace'
-import { mulberry32, points } from './join-data'
+import { mulberry32, points, wholeBox } from './join-data'
 
 const argv = process.argv.slice(2)
 const option = (name: string, fallback: number) => {
@@ -31,33 +31,56 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(argv[i + 1]) : fallback
 }
 
-/** The service's process: writes the workspace (N points, one polygon over them), then serves it. */
-async function serve(dir: string, rows: number) {
-  const workspace = new Workspace(dir)
-  await workspace.create('pts', points(rows, mulberry32(5)), { source: 'bench' })
-  await workspace.create(
-    'area',
-    [
-      {
-        geometry: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [60, 0],
-              [100, 0],
-              [100, 40],
-              [60, 40],
-              [60, 0],
-            ],
-          ],
-        },
-        properties: { name: 'all' },
-      },
-    ],
-    { source: 'bench' },
+/** A local service in a process of its own (as the desktop app runs it), over an existing workspace. */
+export interface ServiceProcess {
+  urls: LocalServiceHandle['urls']
+  token: string
+  licenceKey: string
+  close(): Promise<void>
+}
+
+/**
+ * Start the local service in a child process over `dir` (with `rows` > 0, first write the core leg's
+ * workspace there: that many points and one polygon over them); resolves once it answers.
+ */
+export async function serviceProcess(
+  dir: string,
+  options: { rows?: number; rowCap?: number; token?: string } = {},
+): Promise<ServiceProcess> {
+  const child: ChildProcess = fork(
+    fileURLToPath(import.meta.url),
+    ['--serve', dir, JSON.stringify(options)],
+    { execArgv: ['--import', 'tsx'], stdio: 'inherit' },
   )
+  const started = await new Promise<Omit<ServiceProcess, 'close'>>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Omit<ServiceProcess, 'close'>))
+    child.once('exit', (code) => reject(new Error(`the service process exited with ${code}`)))
+  })
+  return {
+    ...started,
+    close: async () => {
+      child.disconnect()
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}
+
+/** The service's process (see `serviceProcess`). */
+async function serve(dir: string, options: { rows?: number; rowCap?: number; token?: string }) {
+  if (options.rows) {
+    const workspace = new Workspace(dir)
+    await workspace.create('pts', points(options.rows, mulberry32(5)), { source: 'bench' })
+    await workspace.create('area', [{ geometry: wholeBox(), properties: { name: 'all' } }], {
+      source: 'bench',
+    })
+  }
   const { startLocalService } = await import('../electron/local-service/index')
-  const service = await startLocalService({ workspaceDir: dir, sampleData: false, rowCap: 2_000_000 })
+  const service = await startLocalService({
+    workspaceDir: dir,
+    sampleData: false,
+    rowCap: options.rowCap ?? 2_000_000,
+    ...(options.token ? { token: options.token } : {}),
+  })
   process.send!({ urls: service.urls, token: service.token, licenceKey: service.licenceKey })
   process.on('disconnect', () => void service.close().then(() => process.exit(0)))
 }
@@ -88,13 +111,8 @@ function rawPost(url: string, token: string): Promise<number> {
 
 async function measure(rows: number, runs: number) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-core-'))
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve', dir, String(rows)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: 'inherit',
-  })
-  const handle = await new Promise<LocalServiceHandle>((resolve) =>
-    child.once('message', (m) => resolve({ ...(m as LocalServiceHandle), close: async () => undefined })),
-  )
+  const service = await serviceProcess(dir, { rows })
+  const handle: LocalServiceHandle = { ...service, close: async () => undefined }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-core-data-'))
   const core = await createCore({
     configDir: mkdtempSync(path.join(os.tmpdir(), 'geo-bench-core-config-')),
@@ -145,8 +163,7 @@ async function measure(rows: number, runs: number) {
     if (text.length === 0) throw new Error('empty answer')
   }
   await core.close()
-  child.disconnect()
-  await new Promise((resolve) => child.once('exit', resolve))
+  await service.close()
   for (const d of [dir, dataDir]) rmSync(d, { recursive: true, force: true })
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   return {
@@ -164,7 +181,7 @@ const isMain =
   process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)
 if (!isMain) {
   // Imported by join-bench.ts for its legs.
-} else if (argv[0] === '--serve') void serve(argv[1]!, Number(argv[2]))
+} else if (argv[0] === '--serve') void serve(argv[1]!, JSON.parse(argv[2]!) as { rows?: number })
 else if (argv.includes('--child')) {
   measure(option('rows', 200_000), option('runs', 3)).then(
     (r) => process.send!(r),

@@ -1,5 +1,6 @@
 import type { Geometry, Position } from 'geojson'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { mulberry32 } from '../../../../../bench/join-data'
 import { SPATIAL_OPERATORS, type JoinParams } from '../../../../../electron/contract/gis/join-params'
 import { loadGeos, type Geos } from '../../../../../electron/local-service/engine/geos'
 import {
@@ -12,18 +13,8 @@ import {
 import { PairList } from '../../../../../electron/local-service/gis/engine/pair-list'
 import { planJoin, type SideStats } from '../../../../../electron/local-service/gis/engine/planner'
 
-/** A seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const rnd = random(11)
+// Seeded, so a failure can be replayed.
+const rnd = mulberry32(11)
 const at = (n: number) => Math.round(n * 1000) / 1000
 
 /** Star-convex polygons (always simple) of `vertices` vertices around random centres in 0..10. */

@@ -1,10 +1,12 @@
 import type { Geometry, Position } from 'geojson'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mulberry32 } from '../../../../../bench/join-data'
 import { loadTable, postgisAvailable, startCluster, type Cluster } from '../../../../../bench/postgis'
 import type { JoinParams } from '../../../../../electron/contract/gis/join-params'
 import { loadGeos, type Geos } from '../../../../../electron/local-service/engine/geos'
 import { runJoin, tableFromFeatures } from '../../../../../electron/local-service/gis/engine/join'
 import type { DatasetFeature } from '../../../../../electron/local-service/workspace/features'
+import { square } from '../../helpers'
 
 /**
  * The engine against PostGIS on the same data, where PostGIS is installed (Debian's postgresql-15-postgis-3;
@@ -13,16 +15,7 @@ import type { DatasetFeature } from '../../../../../electron/local-service/works
  */
 const missing = postgisAvailable()
 
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const rnd = random(2026)
+const rnd = mulberry32(2026)
 const at = (n: number) => Math.round(n * 1e6) / 1e6
 
 /** Star-convex polygons of 5–12 vertices, radius 0.01°–1.5°, anywhere between lat −70 and 70. */
@@ -42,19 +35,6 @@ function polygons(count: number): DatasetFeature[] {
     return { geometry: { type: 'Polygon', coordinates: [ring] }, properties: { id } }
   })
 }
-
-const square = (x0: number, y0: number, x1: number, y1: number): Geometry => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [x0, y0],
-      [x1, y0],
-      [x1, y1],
-      [x0, y1],
-      [x0, y0],
-    ],
-  ],
-})
 
 /** References with long edges, and one written across ±180°. */
 const references: DatasetFeature[] = [
