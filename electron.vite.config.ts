@@ -33,6 +33,8 @@ export default defineConfig({
     resolve: { alias: { '@contract': contract } },
     build: {
       outDir: 'out/renderer',
+      // electron-vite leaves the renderer unminified by default; it is served to a browser too.
+      minify: 'esbuild',
       rollupOptions: { input: { index: resolve(__dirname, 'src/index.html') } },
     },
   },

@@ -1,11 +1,13 @@
-import Aura from '@primeuix/themes/aura'
 import { createPinia } from 'pinia'
-import PrimeVue from 'primevue/config'
 import { createApp } from 'vue'
 import 'ol/ol.css'
+import './kit/tokens.css'
+import './kit/base.css'
 import App from './App.vue'
+import * as areas from './areas'
+import { createShellWith, shellKey } from './features/shell/shell'
 
 createApp(App)
   .use(createPinia())
-  .use(PrimeVue, { theme: { preset: Aura, options: { darkModeSelector: false } } })
+  .provide(shellKey, createShellWith(Object.values(areas)))
   .mount('#app')

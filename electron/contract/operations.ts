@@ -2,8 +2,8 @@ import type { z } from 'zod'
 import { appOperations } from './app/operations'
 import { gisInterface, gisOperations } from './gis/operations'
 import { unionOf, type InterfaceOperation } from './operation'
-import { placesInterface } from './places/operations'
-import { routingInterface } from './routing/operations'
+import { placesInterface, placesOperations } from './places/operations'
+import { routingInterface, routingOperations } from './routing/operations'
 import { telematicsInterface } from './telematics/operations'
 import { visionInterface } from './vision/operations'
 
@@ -15,7 +15,13 @@ export { appInfoSchema, type AppInfo } from './app/operations'
  * Preload, every host, the CLI and the renderer's bridge are built from it; adding an operation is one entry
  * in its area's table plus its handler in that area's `register<Area>Handlers`.
  */
-export const operations = unionOf(appOperations, gisOperations)
+// prettier-ignore
+export const operations = unionOf(
+  appOperations,
+  placesOperations,
+  routingOperations,
+  gisOperations,
+)
 
 /**
  * The operations of the interface itself (spec §4), per area, one line per area: what `geo-analyst call`

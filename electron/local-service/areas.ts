@@ -1,8 +1,15 @@
 import { gisArea } from './gis/routes'
+import { placesArea } from './places/routes'
+import { routingArea } from './routing/routes'
 import type { LocalArea } from './service-context'
 
 /**
  * The areas the local service implements: one line per area. A group of the spec with no area here answers
  * 501 on every path under its prefix.
  */
-export const LOCAL_AREAS: readonly LocalArea[] = [gisArea]
+// prettier-ignore
+export const LOCAL_AREAS: readonly LocalArea[] = [
+  placesArea,
+  routingArea,
+  gisArea,
+]

@@ -4,8 +4,17 @@ import { timingSafeEqual } from 'node:crypto'
 export const SERVICE_GROUPS = ['places', 'routing', 'gis', 'telematics', 'vision'] as const
 export type ServiceGroup = (typeof SERVICE_GROUPS)[number]
 
+/**
+ * §4.3: "resources and profiles may be individually allocated to a credential": the distance-matrix
+ * resources and profiles the licence key may use (all when a list is absent). Others answer 403.
+ */
+export interface RoutingEntitlements {
+  resources?: readonly string[]
+  profiles?: readonly string[]
+}
+
 /** Which groups the service's credential may use; all when not said otherwise. */
-export type Entitlements = Partial<Record<ServiceGroup, boolean>>
+export type Entitlements = Partial<Record<ServiceGroup, boolean>> & { routingAllowed?: RoutingEntitlements }
 
 export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given)

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
+import os from 'node:os'
 import type { BaseUrls } from '../contract/settings'
 import type { Entitlements } from './auth'
 import type { PoolOptions, WorkerPool } from './pool/worker-pool'
 import { createSampleWorkspace, resolveSampleDir } from './sample/sample-workspace'
 import { baseUrls, createLocalServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_ROW_CAP, listen } from './server'
+import { sweepLeftovers } from './workspace/sweep'
 import { Workspace } from './workspace/workspace'
 
 export type { Entitlements, ServiceGroup } from './auth'
@@ -51,6 +53,8 @@ const secret = () => randomBytes(24).toString('base64url')
 /** Start the built-in local service on 127.0.0.1: the interface of the spec over the dataset workspace. */
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   await fs.mkdir(options.workspaceDir, { recursive: true })
+  // What a process killed mid-import or mid-save left behind (kill -9, a crash): only our own, only dead.
+  await sweepLeftovers({ workspaceDir: options.workspaceDir, tempDir: os.tmpdir() })
   const workspace = new Workspace(options.workspaceDir)
   const sampleCreated: string[] = []
   if (options.sampleData !== false && (await workspace.isEmpty())) {

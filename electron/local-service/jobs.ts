@@ -1,4 +1,6 @@
 import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
+import { workspaceJobs } from './import/jobs'
+import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
@@ -6,13 +8,15 @@ import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
  */
 export const JOB_KINDS = {
   ...gisJobs,
+  ...routingJobs,
+  ...workspaceJobs,
 }
 
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
-const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes]
+const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, routingWorkerBytes]
 
 /** Each area's caches in a worker (estimated bytes, entries), for diagnostics: one line per area. */
-const CACHES: ReadonlyArray<() => Record<string, number>> = [gisCaches]
+const CACHES: ReadonlyArray<() => Record<string, number>> = [gisCaches, routingCaches]
 
 export type JobKinds = typeof JOB_KINDS
 export type JobKind = keyof JobKinds

@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { GeoFailure } from '../core/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../core/workspace/local-workspace-port'
 import { ImportError } from './import/crs'
-import { importFile } from './import/import-dataset'
+import { importInWorker, type ImportLimits } from './import/import-runner'
+import { uploadDirPrefix } from './workspace/sweep'
 import { nameFromFile, Workspace, WorkspaceError, type DatasetManifest } from './workspace/workspace'
 
 /** A manifest in the contract's terms. */
@@ -39,6 +39,8 @@ function failureOf(error: unknown, operation: string): unknown {
   if (error instanceof ImportError) {
     return new GeoFailure('validation', `${operation}: ${error.message}; the workspace was left as it was`, {
       field: 'contentBase64',
+      // The caller can offer to import again with skipInvalid.
+      ...(error.code ? { code: error.code } : {}),
     })
   }
   return error
@@ -47,11 +49,15 @@ function failureOf(error: unknown, operation: string): unknown {
 /**
  * The core's `LocalWorkspacePort` over the local service's workspace folder: features of a dataset as
  * GeoJSON text (see docs/decisions/004-bulk-geometry-transfer.md) and imports through the same code as
- * `geo-analyst import` (format detection, reprojection, coordinate checks, atomic appearance).
+ * `geo-analyst import` (format detection, reprojection, RFC 7946 checks, atomic appearance), run in a
+ * worker of the pool within `importLimits`, so the serving thread keeps answering.
  */
-export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
+export function createWorkspacePort(
+  workspaceDir: string,
+  options: { importLimits?: Partial<ImportLimits> } = {},
+): LocalWorkspacePort {
   const workspace = new Workspace(workspaceDir)
-  return {
+  const port: LocalWorkspacePort = {
     async features(name) {
       try {
         const found = await workspace.find(name)
@@ -71,38 +77,44 @@ export function createWorkspacePort(workspaceDir: string): LocalWorkspacePort {
         throw failureOf(error, 'datasets.features')
       }
     },
-    async importPath({ path: file, fileName, name }) {
+    async importPath({ path: file, fileName, name, skipInvalid }) {
       const original = (fileName ?? file).split(/[\\/]/).pop() || 'upload'
       try {
         const stat = await fs.stat(file).catch(() => null)
         if (!stat?.isFile()) throw new ImportError(`${original} is not a readable file`)
-        const manifest = await importFile(workspace, file, {
+        const manifest = await importInWorker(workspace, file, {
           name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
           displayName: original,
+          ...(skipInvalid ? { skipInvalid } : {}),
+          ...(options.importLimits ? { limits: options.importLimits } : {}),
         })
-        return datasetInfo(manifest)
+        return {
+          ...datasetInfo(manifest),
+          ...(manifest.skippedInvalid ? { skippedInvalid: manifest.skippedInvalid } : {}),
+        }
       } catch (error) {
         throw failureOf(error, 'datasets.import')
       }
     },
-    async importFile({ fileName, bytes, name }) {
-      // The readers take a file: stage the bytes under a private temp folder, keeping only the base name
-      // (a browser or Windows path may use either separator).
+    async importFile({ fileName, bytes, name, skipInvalid }) {
+      // The readers take a file: stage the bytes under a private temp folder named for this process (so
+      // a start-up sweep can tell it from a live one), keeping only the base name (a browser or Windows
+      // path may use either separator).
       const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-analyst-import-'))
+      const dir = await fs.mkdtemp(uploadDirPrefix())
       const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
       try {
         await fs.writeFile(file, bytes, { mode: 0o600 })
-        const manifest = await importFile(workspace, file, {
-          name: name ?? nameFromFile(original.replace(/\.gz$/i, '')),
-          displayName: original,
+        return await port.importPath({
+          path: file,
+          fileName: original,
+          ...(name ? { name } : {}),
+          ...(skipInvalid ? { skipInvalid } : {}),
         })
-        return datasetInfo(manifest)
-      } catch (error) {
-        throw failureOf(error, 'datasets.import')
       } finally {
         await fs.rm(dir, { recursive: true, force: true })
       }
     },
   }
+  return port
 }

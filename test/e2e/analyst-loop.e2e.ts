@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { openApp, pageProblems, useAppSession } from '../support/app'
+import { waitForSave } from '../support/drawings'
 import { saveScreenshot } from '../support/screenshots'
 
 /**
@@ -59,7 +60,6 @@ async function drawPolygon(page: Page, fractions: Array<[number, number]>): Prom
   for (const f of fractions) {
     const [x, y] = at(f)
     await page.mouse.click(x, y)
-    await page.waitForTimeout(150)
   }
   const [x0, y0] = at(fractions[0]!)
   await page.mouse.click(x0, y0)
@@ -69,14 +69,14 @@ async function drawPolygon(page: Page, fractions: Array<[number, number]>): Prom
   await expect.poll(() => tool.getAttribute('aria-pressed')).toBe('false')
 }
 
-/** The table's body rows as arrays of cell texts. */
+/** The table's body rows (rows of cells, not the header row) as arrays of cell texts. */
 async function tableRows(table: Locator): Promise<string[][]> {
   return table
-    .locator('tbody tr')
+    .getByRole('row')
     .evaluateAll((rows) =>
       rows
-        .filter((r) => r.querySelectorAll('td').length > 1)
-        .map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+        .map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim()))
+        .filter((cells) => cells.length > 0),
     )
 }
 
@@ -113,7 +113,7 @@ async function downloadJson(
 
 describe("the analyst's loop in the browser host", () => {
   it('draws a polygon, joins india_cities with it, sees rows and features, saves, exports, and keeps the drawing', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_cities' }).waitFor({ timeout: 30_000 })
 
@@ -172,11 +172,7 @@ describe("the analyst's loop in the browser host", () => {
     const visible = await pixelsOf(page, RESULTS_RGB)
     const [px, py] = visible[Math.floor(visible.length / 2)]!
     await page.mouse.click(px + 1, py + 1)
-    await expect
-      .poll(() => table.locator('tbody tr[aria-selected="true"], tbody tr[data-p-selected="true"]').count(), {
-        timeout: 5000,
-      })
-      .toBe(1)
+    await expect.poll(() => table.getByRole('row', { selected: true }).count(), { timeout: 5000 }).toBe(1)
     await expect
       .poll(async () => (await pixelsOf(page, HIGHLIGHT_RGB)).length, { timeout: 5000 })
       .toBeGreaterThan(5)
@@ -236,8 +232,8 @@ describe("the analyst's loop in the browser host", () => {
     expect(signedArea(ring)).toBeGreaterThan(0)
     for (const [lon, lat] of ring) expect(Math.abs(lon!) <= 180 && Math.abs(lat!) <= 90).toBe(true)
 
-    // Drawings survive a reload.
-    await page.waitForTimeout(800)
+    // Drawings survive a reload, once the app has saved them.
+    await waitForSave(page, 1)
     await page.reload()
     await expect
       .poll(() => page.getByRole('list', { name: 'Drawn shapes' }).getByRole('listitem').count(), {
@@ -248,18 +244,63 @@ describe("the analyst's loop in the browser host", () => {
     await page.context().close()
   })
 
-  it('DWithin without a distance shows the rule and sends nothing', async () => {
-    const page = await openApp(session.browser, session.host)
-    const joins: string[] = []
-    page.on('request', (r) => {
-      if (r.url().includes('/api/op/gis.join')) joins.push(r.url())
-    })
-    const history = page.getByRole('region', { name: 'Run history' })
+  it('reads a large result by keyboard: the table tells its size, and End reaches the last row of all', async () => {
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await page
       .getByRole('list', { name: 'Datasets' })
       .getByRole('listitem', { name: 'india_cities' })
       .waitFor({ timeout: 30_000 })
-    await page.waitForTimeout(500)
+    const form = page.getByRole('form', { name: 'Spatial join' })
+    await form.getByRole('combobox', { name: 'Source dataset' }).fill('india_cities')
+    await form.getByRole('combobox', { name: 'Reference dataset' }).fill('india_states')
+    await form.getByRole('textbox', { name: 'Selection (source)' }).fill('name')
+    await form.getByRole('button', { name: 'Run join' }).click()
+    const results = page.getByRole('region', { name: 'Results' })
+    const count = results.getByRole('status').filter({ hasText: /\d rows?/ })
+    await count.waitFor({ timeout: 30_000 })
+    const total = shownCount((await count.textContent()) ?? '')
+    expect(total).toBeGreaterThan(1000)
+
+    // Only the rows in view are in the page, but the table says how many there are and where each is.
+    const table = page.getByRole('table', { name: 'Join results' })
+    expect(Number(await table.getAttribute('aria-rowcount'))).toBe(total + 1)
+    const rows = table.getByRole('row')
+    expect(await rows.count()).toBeLessThan(100)
+    const focused = page.locator(':focus')
+    await rows.nth(1).click()
+    expect(await focused.getAttribute('aria-rowindex')).toBe('2')
+    await page.keyboard.press('End')
+    await expect.poll(() => focused.getAttribute('aria-rowindex')).toBe(String(total + 1))
+    expect(await focused.isVisible()).toBe(true)
+    await page.keyboard.press('Home')
+    await expect.poll(() => focused.getAttribute('aria-rowindex')).toBe('2')
+    await page.keyboard.press('PageDown')
+    await expect.poll(async () => Number(await focused.getAttribute('aria-rowindex'))).toBeGreaterThan(3)
+    await page.keyboard.press('Enter')
+    expect(await table.getByRole('row', { selected: true }).getAttribute('aria-rowindex')).toBe(
+      await focused.getAttribute('aria-rowindex'),
+    )
+    expect(pageProblems(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('DWithin without a distance shows the rule and sends nothing', async () => {
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
+    const joins: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/op/gis.join')) joins.push(r.url())
+    })
+    await page
+      .getByRole('list', { name: 'Datasets' })
+      .getByRole('listitem', { name: 'india_cities' })
+      .waitFor({ timeout: 30_000 })
+    // The runs so far, from the Run history tab, once it has loaded (a list of runs, or none yet).
+    await page
+      .getByRole('tablist', { name: 'Bottom panels' })
+      .getByRole('tab', { name: 'Run history' })
+      .click()
+    const history = page.getByRole('region', { name: 'Run history' })
+    await history.getByRole('list', { name: 'Runs' }).or(history.getByText('No runs yet.')).waitFor()
     const before = await history.getByRole('listitem').count()
     const form = page.getByRole('form', { name: 'Spatial join' })
     await form.getByRole('combobox', { name: 'Source dataset' }).fill('india_cities')
@@ -272,17 +313,21 @@ describe("the analyst's loop in the browser host", () => {
       'is required when operator is DWithin',
     )
     expect(await form.getByRole('button', { name: 'Run join' }).isDisabled()).toBe(true)
-    // Enter in a field submits the form as a keyboard user would: still nothing is sent.
+    // Enter in a field submits the form as a keyboard user would: still nothing is sent. A request the
+    // Enter would have caused goes out before the datasets refresh clicked after it.
     await distance.focus()
     await page.keyboard.press('Enter')
-    await page.waitForTimeout(1000)
+    await Promise.all([
+      page.waitForRequest((r) => r.url().includes('/api/op/gis.layers')),
+      page.getByRole('button', { name: 'Refresh datasets' }).click(),
+    ])
     expect(joins).toEqual([])
     expect(await history.getByRole('listitem').count()).toBe(before)
     await page.context().close()
   })
 
   it('cancels a long run', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_cities' }).waitFor({ timeout: 30_000 })
     // A generated 200,000-point dataset, imported through the Datasets panel's file input.
@@ -312,7 +357,12 @@ describe("the analyst's loop in the browser host", () => {
     await form.getByRole('button', { name: 'Run join' }).click()
     const progress = form.getByRole('progressbar', { name: 'Join progress' })
     await progress.waitFor({ timeout: 5000 })
-    await page.waitForTimeout(700)
+    // The run goes on, its elapsed time counting, until it is cancelled.
+    await expect
+      .poll(async () =>
+        Number(/(\d+\.\d) s$/.exec((await progress.getAttribute('aria-valuetext')) ?? '')?.[1]),
+      )
+      .toBeGreaterThanOrEqual(0.5)
     expect(await progress.isVisible()).toBe(true)
     await form.getByRole('button', { name: 'Cancel run' }).click()
     await form.getByText(/Run cancelled after \d+\.\d s/).waitFor({ timeout: 10_000 })

@@ -2,6 +2,7 @@
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { openApp, pageProblems, useAppSession } from '../support/app'
+import { savedDrawings, waitForSave } from '../support/drawings'
 import { saveScreenshot } from '../support/screenshots'
 
 const session = useAppSession()
@@ -22,59 +23,36 @@ async function openMap(page: Page): Promise<MapFrame> {
 
 async function click(page: Page, p: { x: number; y: number }): Promise<void> {
   await page.mouse.click(p.x, p.y)
-  // More than OpenLayers' double-click window, so each click is one vertex.
-  await page.waitForTimeout(300)
-}
-
-/** Click the vertices in order, then double-click the last one to finish the polygon. */
-async function drawPolygon(page: Page, vertices: Array<{ x: number; y: number }>): Promise<void> {
-  await page.getByRole('button', { name: 'Draw polygon' }).click()
-  for (const v of vertices.slice(0, -1)) await click(page, v)
-  const last = vertices[vertices.length - 1]!
-  await page.mouse.dblclick(last.x, last.y)
-  await page.waitForTimeout(300)
-  await page.getByRole('button', { name: 'Draw polygon' }).click()
 }
 
 const shapes = (page: Page): Locator => page.getByRole('list', { name: 'Drawn shapes' }).getByRole('listitem')
 
+/** Click the vertices in order, double-click the last one to finish, and see the polygon listed. */
+async function drawPolygon(page: Page, vertices: Array<{ x: number; y: number }>): Promise<void> {
+  const before = await shapes(page).count()
+  const tool = page.getByRole('button', { name: 'Draw polygon' })
+  await tool.click()
+  for (const v of vertices.slice(0, -1)) await click(page, v)
+  const last = vertices[vertices.length - 1]!
+  await page.mouse.dblclick(last.x, last.y)
+  await expect.poll(() => shapes(page).count()).toBe(before + 1)
+  await tool.click()
+  await expect.poll(() => tool.getAttribute('aria-pressed')).toBe('false')
+}
+
+/** Once the app shows the drawings the host kept (it loads them on start), clear them. */
 async function clearDrawings(page: Page): Promise<void> {
-  await shapes(page)
-    .first()
-    .waitFor({ timeout: 2000 })
-    .catch(() => {})
+  const kept = (await savedDrawings(page))?.length ?? 0
+  await expect.poll(() => shapes(page).count()).toBe(kept)
   const clear = page.getByRole('button', { name: 'Clear drawings' })
-  if (await clear.isEnabled()) await clear.click()
+  if (kept > 0) await clear.click()
   await expect.poll(() => shapes(page).count()).toBe(0)
-}
-
-interface SavedShape {
-  properties: Record<string, unknown>
-  geometry: { type: string; coordinates: number[][][] }
-}
-
-/** The drawings as the host holds them (the same call the app makes on start). */
-async function savedDrawings(page: Page): Promise<SavedShape[] | null> {
-  return page.evaluate(async () => {
-    const secret = sessionStorage.getItem('geo-analyst.session') ?? ''
-    const response = await fetch('/api/op/drawings.load', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-geo-session': secret },
-      body: '{}',
-    })
-    const result = (await response.json()) as { ok: boolean; value?: { collection: { features: unknown[] } } }
-    return result.ok ? ((result.value?.collection.features ?? null) as SavedShape[] | null) : null
-  })
-}
-
-/** Wait until the host holds as many drawings as the page shows (autosave is debounced). */
-async function waitForSave(page: Page, count: number): Promise<void> {
-  await expect.poll(async () => (await savedDrawings(page))?.length ?? -1, { timeout: 10_000 }).toBe(count)
+  await waitForSave(page, 0)
 }
 
 describe('drawing on the map in the browser host', () => {
   it('draws a polygon by clicking, undoes and redoes it, flags a bow-tie, and keeps both after a reload', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -110,7 +88,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('draws a rectangle and a 64-vertex circle, then selects, moves and deletes by mouse and keyboard', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
 
@@ -161,7 +139,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('shows india_states on the map with its legend', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await openMap(page)
     const datasets = page.getByRole('list', { name: 'Datasets' })
     await datasets.getByRole('listitem', { name: 'india_states' }).waitFor()
@@ -177,7 +155,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('imports a file into the local workspace with "Import file", lists it and shows it on the map', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await openMap(page)
     await page
       .getByRole('list', { name: 'Datasets' })
@@ -231,7 +209,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('imports shapes from a GeoJSON file through the "Import shapes" file chooser', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     await openMap(page)
     await clearDrawings(page)
     const zone = {
@@ -277,7 +255,7 @@ describe('drawing on the map in the browser host', () => {
   })
 
   it('draws a polygon over a region with india_cities shown (README screenshot)', async () => {
-    const page = await openApp(session.browser, session.host)
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
     const map = await openMap(page)
     await clearDrawings(page)
     await page.getByRole('button', { name: 'Show india_cities on map' }).click()

@@ -64,6 +64,98 @@ describe('the app shell in the browser host', () => {
     await page.context().close()
   })
 
+  it('has an activity bar and panels a keyboard user can work, and keeps the layout across a reload', async () => {
+    const page = await openApp(session.browser, session.host, undefined, 'Spatial analytics')
+    // One activity bar entry per area; the open area's side panels are its tab panel.
+    const areas = page
+      .getByRole('navigation', { name: 'Activity bar' })
+      .getByRole('tablist', { name: 'Areas' })
+    const gis = areas.getByRole('tab', { name: 'Spatial analytics' })
+    await gis.waitFor()
+    expect(await areas.getByRole('tab').count()).toBeGreaterThan(1)
+    expect(await gis.getAttribute('aria-selected')).toBe('true')
+    expect(await gis.getAttribute('aria-expanded')).toBe('true')
+    const side = page.getByRole('tabpanel', { name: 'Spatial analytics' })
+    await side.getByRole('region', { name: 'Datasets' }).waitFor()
+    await side.getByRole('form', { name: 'Spatial join' }).waitFor()
+
+    // The area's tab folds its side panel away and back, from the keyboard.
+    await gis.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => gis.getAttribute('aria-expanded')).toBe('false')
+    await page.getByRole('region', { name: 'Datasets' }).waitFor({ state: 'hidden' })
+    await page.keyboard.press('Space')
+    await page.getByRole('region', { name: 'Datasets' }).waitFor()
+    // Arrow keys move between the areas and stay in the activity bar.
+    await page.keyboard.press('ArrowUp')
+    expect(await gis.evaluate((el) => el === document.activeElement)).toBe(false)
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[role="tablist"]'))).toBe(true)
+    // ArrowDown comes back to the area it left (whatever areas sit above it).
+    await page.keyboard.press('ArrowDown')
+    expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
+
+    // Bottom panels are tabs: arrow keys move between them and show each panel.
+    const bottom = page.getByRole('tablist', { name: 'Bottom panels' })
+    const results = bottom.getByRole('tab', { name: 'Results' })
+    const history = bottom.getByRole('tab', { name: 'Run history' })
+    expect(await results.getAttribute('aria-selected')).toBe('true')
+    await page.getByRole('region', { name: 'Results' }).waitFor()
+    await results.focus()
+    await page.keyboard.press('ArrowRight')
+    expect(await history.evaluate((el) => el === document.activeElement)).toBe(true)
+    expect(await history.getAttribute('aria-selected')).toBe('true')
+    await page.getByRole('region', { name: 'Run history' }).waitFor()
+    await page.getByRole('region', { name: 'Results' }).waitFor({ state: 'hidden' })
+    // Tab leaves the tab list for the panel's own controls (one tab stop per tab list).
+    expect(await results.getAttribute('tabindex')).toBe('-1')
+
+    // The layout comes back after a reload: Run history shown, side panel folded.
+    await gis.click()
+    await expect.poll(() => gis.getAttribute('aria-expanded')).toBe('false')
+    await page.reload()
+    await page.getByRole('region', { name: 'Run history' }).waitFor()
+    expect(await page.getByRole('tab', { name: 'Run history' }).getAttribute('aria-selected')).toBe('true')
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Spatial analytics' }).getAttribute('aria-expanded'))
+      .toBe('false')
+    expect(await page.getByRole('region', { name: 'Datasets' }).count()).toBe(0)
+    await page.getByRole('button', { name: 'Side panel' }).click()
+    await page.getByRole('region', { name: 'Datasets' }).waitFor()
+    expect(pageProblems(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('opens Settings as a modal dialog that holds the focus, closes on Escape and gives the focus back', async () => {
+    const page = await openApp(session.browser, session.host)
+    const settings = page.getByRole('button', { name: 'Settings' })
+    await settings.focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog', { name: 'Settings' })
+    await dialog.getByRole('heading', { name: 'Connection profiles' }).waitFor()
+    const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('dialog[open]'))
+    expect(await inDialog()).toBe(true)
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press(i < 20 ? 'Tab' : 'Shift+Tab')
+      // Focus may pass through the browser's own UI between the last and the first control; never the page.
+      expect(
+        await page.evaluate(
+          () => document.activeElement === document.body || !!document.activeElement?.closest('dialog[open]'),
+        ),
+      ).toBe(true)
+    }
+    await page.getByRole('button', { name: 'Close Settings' }).focus()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    expect(await settings.evaluate((el) => el === document.activeElement)).toBe(true)
+    // Shortcuts of the map (Escape, Delete, Ctrl+Z) are not taken while typing in Settings.
+    await page.keyboard.press('Enter')
+    await dialog.waitFor()
+    await page.getByLabel('XYZ tile URL template').press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    expect(pageProblems(page)).toEqual([])
+    await page.context().close()
+  })
+
   it.skipIf(!keychain.available)(
     'saves a credential from the Settings screen as set, never showing its value',
     async () => {

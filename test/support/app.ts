@@ -89,6 +89,8 @@ export async function openApp(
   browser: Browser,
   host: RunningHost,
   viewport = { width: 1400, height: 900 },
+  /** The activity bar's area to open first, by its name (e.g. "Spatial analytics"). */
+  area?: string,
 ): Promise<Page> {
   const context = await browser.newContext({ viewport, acceptDownloads: true })
   const page = await context.newPage()
@@ -99,6 +101,10 @@ export async function openApp(
   })
   ;(page as Page & { problems?: string[] }).problems = problems
   await page.goto(host.openUrl)
+  if (area) {
+    const tab = page.getByRole('navigation', { name: 'Activity bar' }).getByRole('tab', { name: area })
+    if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click()
+  }
   return page
 }
 

@@ -3,7 +3,9 @@ import { localServiceCommands } from './local-service'
 import { callCommands } from './call'
 import { gisCommands } from './gis'
 import { historyCommands } from './history'
+import { placesCommands } from './places'
 import { profileCommands } from './profile'
+import { routingCommands } from './routing'
 import { secretCommands } from './secret'
 
 /**
@@ -16,5 +18,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ...localServiceCommands,
   ...callCommands,
   ...historyCommands,
+  ...placesCommands,
+  ...routingCommands,
   ...gisCommands,
 ]

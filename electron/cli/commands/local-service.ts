@@ -3,8 +3,9 @@ import { GeoFailure } from '../../core/geo-failure'
 import { resolveWorkspaceDir } from '../../core/paths'
 import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../local-service/export/export-dataset'
 import { ImportError } from '../../local-service/import/crs'
-import { importFile } from '../../local-service/import/import-dataset'
+import { importInWorker } from '../../local-service/import/import-runner'
 import { startLocalService } from '../../local-service/index'
+import { sweepLeftovers } from '../../local-service/workspace/sweep'
 import { Workspace, WorkspaceError } from '../../local-service/workspace/workspace'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'
@@ -97,18 +98,27 @@ export const localServiceCommands: CliCommand[] = [
     name: 'import',
     summary:
       'Import a GeoJSON, NDJSON, CSV, KML, zipped Shapefile, FlatGeobuf or GeoPackage file as a dataset',
-    usage: 'import FILE [--name NAME] [--workspace DIR]',
-    flags: { name: 'string', workspace: 'string' },
+    usage: 'import FILE [--name NAME] [--skip-invalid] [--workspace DIR]',
+    flags: { name: 'string', workspace: 'string', 'skip-invalid': 'boolean' },
     async run(ctx, args) {
       const file = args.positionals[0]
       if (!file || args.positionals.length > 1)
         throw new GeoFailure('validation', 'import takes exactly one FILE', { field: 'file' })
+      const workspace = workspaceOf(ctx, args)
+      // Read in a worker within the import limits, so a hostile file cannot hang or exhaust this process.
+      await sweepLeftovers({ workspaceDir: workspace.dir })
       const manifest = await mapped(() =>
-        importFile(workspaceOf(ctx, args), path.resolve(file), { name: stringFlag(args, 'name') }),
+        importInWorker(workspace, path.resolve(file), {
+          name: stringFlag(args, 'name'),
+          skipInvalid: args.flags['skip-invalid'] === true,
+        }),
       )
+      const skipped = manifest.skippedInvalid
+        ? ` ${manifest.skippedInvalid} invalid feature${manifest.skippedInvalid === 1 ? ' was' : 's were'} left out.`
+        : ''
       ctx.print(
         manifest,
-        `Imported ${manifest.name}: ${manifest.featureCount} ${manifest.geometryType} features, ${manifest.fields.length} fields.`,
+        `Imported ${manifest.name}: ${manifest.featureCount} ${manifest.geometryType} features, ${manifest.fields.length} fields.${skipped}`,
       )
     },
   },

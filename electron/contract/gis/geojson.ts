@@ -34,11 +34,16 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 class Collector {
   readonly issues: RequestIssue[] = []
+  constructor(
+    private readonly maxIssues: number = GEOJSON_LIMITS.maxIssues,
+    /** False to check positions as numbers only (before a projected file is reprojected to longitude/latitude). */
+    readonly ranges = true,
+  ) {}
   add(field: string, rule: string): void {
-    if (this.issues.length < GEOJSON_LIMITS.maxIssues) this.issues.push(issue(field, 'invalid', rule))
+    if (this.issues.length < this.maxIssues) this.issues.push(issue(field, 'invalid', rule))
   }
   get full(): boolean {
-    return this.issues.length >= GEOJSON_LIMITS.maxIssues
+    return this.issues.length >= this.maxIssues
   }
 }
 
@@ -51,6 +56,7 @@ function checkPosition(value: unknown, at: string, c: Collector): boolean {
     c.add(at, 'a position holds finite numbers only')
     return false
   }
+  if (!c.ranges) return true
   const [lon, lat] = value as number[]
   if ((lon as number) < -180 || (lon as number) > 180) {
     c.add(at, `longitude ${lon} is outside -180..180`)
@@ -164,6 +170,21 @@ function checkGeometry(value: unknown, at: string, c: Collector, depth = 0): voi
       })
     }
   }
+}
+
+/**
+ * Check one RFC 7946 geometry object (type known and spelled as the RFC spells it, coordinates nested as
+ * the type requires, positions of 2 or 3 finite numbers, closed rings of at least four positions, and —
+ * unless `ranges` is false — longitude/latitude in range). The first `maxIssues` issues, fields under `at`.
+ */
+export function geometryIssues(
+  value: unknown,
+  at: string,
+  options: { ranges?: boolean; maxIssues?: number } = {},
+): RequestIssue[] {
+  const c = new Collector(options.maxIssues, options.ranges ?? true)
+  checkGeometry(value, at, c)
+  return c.issues
 }
 
 /**

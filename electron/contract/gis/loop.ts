@@ -116,8 +116,13 @@ export const importRequestSchema = z
     /** File content, base64; at most 256 MiB decoded. */
     contentBase64: z.string().max(Math.ceil((256 * 1024 * 1024 * 4) / 3) + 4),
     name: z.string().optional(),
+    /** Leave out features that fail the RFC 7946 checks (counted in the answer) instead of refusing the file. */
+    skipInvalid: z.boolean().optional(),
   })
   .strict()
+
+/** What an import answers: the new dataset, and how many invalid features were left out. */
+export const importedDatasetSchema = datasetSchema.extend({ skippedInvalid: z.number().int().optional() })
 
 export const drawingsSchema = z.object({
   collection: featureCollectionSchema,

@@ -7,6 +7,7 @@ import {
   drawingsSchema,
   exportSaveRequestSchema,
   featureCollectionSchema,
+  importedDatasetSchema,
   importRequestSchema,
   joinParamsInputSchema,
   joinRunRequestSchema,
@@ -41,7 +42,7 @@ export const gisOperations = {
     datasetFeaturesSchema,
     'Features of a local dataset, to show on the map',
   ),
-  'datasets.import': op(importRequestSchema, datasetSchema, 'Import a file into the local workspace'),
+  'datasets.import': op(importRequestSchema, importedDatasetSchema, 'Import a file into the local workspace'),
   'drawings.load': op(empty, drawingsSchema, 'The saved drawings'),
   'drawings.save': op(
     z.object({ collection: featureCollectionSchema }).strict(),

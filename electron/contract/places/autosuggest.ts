@@ -38,7 +38,7 @@ export function isAutosuggestFilter(value: string): boolean {
 }
 
 export const autosuggestShapes = {
-  query: text(512),
+  query: text(512).refine((v) => v.trim().length > 0, 'must not be blank'),
   location: z
     .string()
     .refine(isLatLng, 'must be <latitude>,<longitude> with latitude in -90..90 and longitude in -180..180'),

@@ -9,9 +9,15 @@ export interface StandardizeParams {
   bias?: number
 }
 
+/** Longest address accepted (characters). */
+export const MAX_ADDRESS_LENGTH = 1000
+
 export const standardizeShapes = {
-  address: text(2048),
-  bias: numberValue('must be a number (1 neutral, 1.5 urban)'),
+  address: text(MAX_ADDRESS_LENGTH).refine((v) => v.trim().length > 0, 'must not be blank'),
+  bias: numberValue(
+    'must be a positive number (1 neutral, 1.5 urban, below 1 rural)',
+    (n) => n > 0 && n <= 100,
+  ),
 }
 
 export function validateStandardize(params: RawParams): Checked<StandardizeParams> {

@@ -90,6 +90,53 @@ export const matrixShapes = {
   region: z.string().regex(/^[A-Za-z]{2,3}$/, 'must be a country code such as IND'),
 }
 
+/**
+ * The resource/profile/option combinations §4.3 forbids, as issues of kind `conflict`: biking and walking
+ * only with distance_matrix; rtype=1 not with distance_matrix_eta; neither rtype nor region for biking.
+ * Forms call it with the choices so far to disable (and explain) what cannot be combined.
+ */
+export function combinationIssues(
+  p: Partial<Pick<MatrixParams, 'resources' | 'profile' | 'rtype' | 'region'>>,
+): RequestIssue[] {
+  const issues: RequestIssue[] = []
+  if (
+    (p.profile === 'biking' || p.profile === 'walking') &&
+    p.resources &&
+    p.resources !== 'distance_matrix'
+  ) {
+    issues.push(issue('profile', 'conflict', `${p.profile} is available with resources distance_matrix only`))
+  }
+  if (p.rtype === 1 && p.resources === 'distance_matrix_eta') {
+    issues.push(issue('rtype', 'conflict', 'rtype=1 (shortest) is not supported with distance_matrix_eta'))
+  }
+  if (p.profile === 'biking') {
+    if (p.rtype !== undefined) issues.push(issue('rtype', 'conflict', 'is not supported for profile biking'))
+    if (p.region !== undefined)
+      issues.push(issue('region', 'conflict', 'is not supported for profile biking'))
+  }
+  return issues
+}
+
+/** §7 results.code of a refused matrix request (answered with HTTP 400). */
+export type MatrixErrorCode = 'InvalidQuery' | 'InvalidService' | 'InvalidOptions'
+
+/**
+ * Which §7 code a refused request gets, from its first issue: an unknown resource or profile is
+ * InvalidService (the URL names no service we have); a forbidden combination, a bad rtype or region, or an
+ * unknown option is InvalidOptions; malformed or too many positions, indexes or times are InvalidQuery.
+ */
+export function matrixErrorCode(issues: readonly RequestIssue[]): MatrixErrorCode {
+  const first = issues.find((i) => i.kind !== 'conflict') ?? issues[0]
+  if (!first) return 'InvalidQuery'
+  if (first.field === 'resources' || first.field === 'profile')
+    return first.kind === 'conflict' ? 'InvalidOptions' : 'InvalidService'
+  if (first.kind === 'conflict') return 'InvalidOptions'
+  if (first.field === 'rtype' || first.field === 'region') return 'InvalidOptions'
+  if (['geopositions', 'coordinates', 'sources', 'destinations', 'dep_time'].includes(first.field))
+    return 'InvalidQuery'
+  return 'InvalidOptions'
+}
+
 export function validateMatrix(params: RawParams): Checked<MatrixParams> {
   const { typed, issues } = checkFields(
     params,
@@ -118,21 +165,7 @@ export function validateMatrix(params: RawParams): Checked<MatrixParams> {
         )
     }
   }
-  if (
-    (p.profile === 'biking' || p.profile === 'walking') &&
-    p.resources &&
-    p.resources !== 'distance_matrix'
-  ) {
-    issues.push(issue('profile', 'conflict', `${p.profile} is available with resources distance_matrix only`))
-  }
-  if (p.rtype === 1 && p.resources === 'distance_matrix_eta') {
-    issues.push(issue('rtype', 'conflict', 'rtype=1 (shortest) is not supported with distance_matrix_eta'))
-  }
-  if (p.profile === 'biking') {
-    if (p.rtype !== undefined) issues.push(issue('rtype', 'conflict', 'is not supported for profile biking'))
-    if (p.region !== undefined)
-      issues.push(issue('region', 'conflict', 'is not supported for profile biking'))
-  }
+  issues.push(...combinationIssues(p))
   return issues.length ? { ok: false, issues } : { ok: true, value: p as MatrixParams }
 }
 

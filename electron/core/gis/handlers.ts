@@ -92,7 +92,7 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
     },
     'gis.cancelJoin': async ({ runId }) => ({ cancelled: gis.joinRuns.cancel(runId) }),
     'datasets.features': async ({ name }) => (await localWorkspace('datasets.features')).features(name),
-    'datasets.import': async ({ fileName, contentBase64, name }) => {
+    'datasets.import': async ({ fileName, contentBase64, name, skipInvalid }) => {
       const port = await localWorkspace('datasets.import')
       const text = contentBase64.replace(/\s+/g, '')
       if (!BASE64.test(text) || text.length % 4 === 1) {
@@ -113,7 +113,12 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
           { field: 'contentBase64' },
         )
       }
-      const info = await port.importFile({ fileName, bytes, ...(name ? { name } : {}) })
+      const info = await port.importFile({
+        fileName,
+        bytes,
+        ...(name ? { name } : {}),
+        ...(skipInvalid ? { skipInvalid } : {}),
+      })
       events.emit('datasets.changed', { reason: `imported ${info.layername}` })
       return { ...info, local: true }
     },

@@ -7,13 +7,15 @@ import { GeoFailure } from '../geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../workspace/local-workspace-port'
 
 /** The failure an error answer of the local service means: its class by status, its message and field. */
-async function failureOf(response: Response, operation: string): Promise<GeoFailure> {
+export async function failureOf(response: Response, operation: string): Promise<GeoFailure> {
   let message = `HTTP ${response.status}`
   let field: string | undefined
+  let code: string | undefined
   try {
-    const body = (await response.json()) as { message?: unknown; field?: unknown }
+    const body = (await response.json()) as { message?: unknown; field?: unknown; code?: unknown }
     if (typeof body.message === 'string') message = body.message
     if (typeof body.field === 'string') field = body.field
+    if (typeof body.code === 'string') code = body.code
   } catch {
     // Not JSON: the status says enough.
   }
@@ -21,6 +23,7 @@ async function failureOf(response: Response, operation: string): Promise<GeoFail
   return new GeoFailure(failureClass, message.startsWith(operation) ? message : `${operation}: ${message}`, {
     status: response.status,
     ...(field ? { field } : {}),
+    ...(code ? { code } : {}),
   })
 }
 
@@ -70,14 +73,20 @@ export function httpWorkspacePort(service: () => Promise<LocalServiceHandle | nu
       })
       return (await response.json()) as LocalDatasetInfo
     },
-    async importFile({ fileName, bytes, name }) {
-      // Staged under a private temp folder for the service to read, keeping only the base name.
+    async importFile({ fileName, bytes, name, skipInvalid }) {
+      // Staged under a private temp folder for the service to read, keeping only the base name. The folder
+      // is named for this process, so the service's start-up sweep removes it if this process dies first.
       const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-analyst-upload-'))
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `geo-analyst-upload-${process.pid}-`))
       const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
       try {
         await fs.writeFile(file, bytes, { mode: 0o600 })
-        return await port.importPath({ path: file, fileName: original, ...(name ? { name } : {}) })
+        return await port.importPath({
+          path: file,
+          fileName: original,
+          ...(name ? { name } : {}),
+          ...(skipInvalid ? { skipInvalid } : {}),
+        })
       } finally {
         await fs.rm(dir, { recursive: true, force: true })
       }

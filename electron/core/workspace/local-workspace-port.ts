@@ -7,10 +7,24 @@
 export interface LocalWorkspacePort {
   /** A dataset's features as RFC 7946 GeoJSON text (WGS84 longitude/latitude). */
   features(name: string): Promise<{ name: string; geojson: string; featureCount: number }>
-  /** Import a file's bytes as a new dataset; the file name tells the format (.geojson, .csv, .kml, .zip, ...). */
-  importFile(input: { fileName: string; bytes: Uint8Array; name?: string }): Promise<LocalDatasetInfo>
+  /**
+   * Import a file's bytes as a new dataset; the file name tells the format (.geojson, .csv, .kml, .zip, ...).
+   * Invalid features refuse the file (failure code `invalid-features`) unless `skipInvalid`: then they are
+   * left out and counted in `skippedInvalid`.
+   */
+  importFile(input: {
+    fileName: string
+    bytes: Uint8Array
+    name?: string
+    skipInvalid?: boolean
+  }): Promise<LocalDatasetInfo>
   /** Import a file the service can read, by path; `fileName` (the name the user knows) defaults to its base name. */
-  importPath(input: { path: string; fileName?: string; name?: string }): Promise<LocalDatasetInfo>
+  importPath(input: {
+    path: string
+    fileName?: string
+    name?: string
+    skipInvalid?: boolean
+  }): Promise<LocalDatasetInfo>
 }
 
 /** What the workspace knows about a dataset, in the contract's terms. */
@@ -21,4 +35,6 @@ export interface LocalDatasetInfo {
   fields: Array<{ name: string; type: string }>
   featureCount: number
   extent?: [number, number, number, number]
+  /** Features of the file left out as invalid (import with `skipInvalid`). */
+  skippedInvalid?: number
 }

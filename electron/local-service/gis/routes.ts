@@ -21,7 +21,10 @@ const STATUS_BY_CLASS: Partial<Record<string, number>> = {
 function failureReply(error: unknown): never {
   if (error instanceof GeoFailure) {
     const status = STATUS_BY_CLASS[error.error.failureClass] ?? 500
-    throw new HttpError(status, error.message, error.error.field ? { field: error.error.field } : {})
+    throw new HttpError(status, error.message, {
+      ...(error.error.field ? { field: error.error.field } : {}),
+      ...(error.error.code ? { code: error.error.code } : {}),
+    })
   }
   throw error
 }
@@ -129,11 +132,14 @@ export const gisArea: LocalArea = {
             if (input[key] !== undefined && typeof input[key] !== 'string')
               throw new HttpError(400, `${key}: must be a string`, { field: key })
           }
+          if (input.skipInvalid !== undefined && typeof input.skipInvalid !== 'boolean')
+            throw new HttpError(400, 'skipInvalid: must be true or false', { field: 'skipInvalid' })
           const info = await port
             .importPath({
               path: input.path,
               ...(input.fileName ? { fileName: input.fileName as string } : {}),
               ...(input.name ? { name: input.name as string } : {}),
+              ...(input.skipInvalid ? { skipInvalid: true } : {}),
             })
             .catch(failureReply)
           return { status: 201, body: info }

@@ -3,7 +3,11 @@ import proj4 from 'proj4'
 
 /** Raised for anything the importer refuses; the message says what and where. */
 export class ImportError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** `invalid-features` when features failed the checks and skipping them would let the import go on. */
+    readonly code?: 'invalid-features',
+  ) {
     super(message)
     this.name = 'ImportError'
   }

@@ -1,43 +1,86 @@
 import { promises as fs } from 'node:fs'
-import { gunzipSync } from 'fflate'
-import { coordinateProblem } from '../workspace/features'
+import { Gunzip } from 'fflate'
+import type { DatasetFeature } from '../workspace/features'
 import { checkDatasetName, nameFromFile, type DatasetManifest, type Workspace } from '../workspace/workspace'
 import { ImportError } from './crs'
-import { readFeatures } from './readers'
+import { readFeatures, type Format } from './readers'
+import { validateFeatures } from './validate'
 
-/** Files larger than this are refused before reading. */
+/** Files larger than this are refused before reading; a gzip file may not expand beyond it either. */
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024
 
+export interface ImportOptions {
+  /** The dataset's name; by default made from the file name. */
+  name?: string
+  /** How the source is named in the manifest (default: the file path). */
+  displayName?: string
+  /** Leave out features that fail the checks (counted in `skippedInvalid`) instead of refusing the file. */
+  skipInvalid?: boolean
+}
+
+/** The dataset name an import will use. */
+export function importName(file: string, options: ImportOptions): string {
+  return options.name ?? nameFromFile(file.replace(/\.gz$/i, ''))
+}
+
+function gunzipBounded(bytes: Uint8Array, file: string): Uint8Array {
+  const chunks: Uint8Array[] = []
+  let total = 0
+  const gunzip = new Gunzip((chunk) => {
+    total += chunk.length
+    if (total > MAX_IMPORT_BYTES) {
+      throw new ImportError(`${file} expands beyond ${MAX_IMPORT_BYTES} bytes (gzip bomb?); refused`)
+    }
+    chunks.push(chunk)
+  })
+  try {
+    gunzip.push(bytes, true)
+  } catch (error) {
+    if (error instanceof ImportError) throw error
+    throw new ImportError(`${file}: not a readable gzip file (${(error as Error).message})`)
+  }
+  return Buffer.concat(chunks, total)
+}
+
 /**
- * Import a file as a new dataset: read it (reprojecting to WGS84 where it declares a CRS), check every
- * coordinate, then store it atomically. Any failure leaves the workspace as it was.
+ * Read a file into checked WGS84 features without touching any workspace: format detection, reading
+ * (every reader bounded by the file's size), reprojection where the file declares a CRS, and the RFC 7946
+ * checks of `validateFeatures`.
  */
-export async function importFile(
-  workspace: Workspace,
+export async function readImportFile(
   file: string,
-  options: { name?: string; displayName?: string } = {},
-): Promise<DatasetManifest> {
-  const name = options.name ?? nameFromFile(file.replace(/\.gz$/i, ''))
-  checkDatasetName(name)
+  options: Pick<ImportOptions, 'skipInvalid'> = {},
+): Promise<{ format: Format; features: DatasetFeature[]; skippedInvalid: number }> {
   const stat = await fs.stat(file).catch(() => {
     throw new ImportError(`cannot read ${file}: no such file`)
   })
   if (!stat.isFile()) throw new ImportError(`${file} is not a file`)
   if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`${file} is larger than ${MAX_IMPORT_BYTES} bytes`)
-  let bytes = new Uint8Array(await fs.readFile(file))
+  let bytes: Uint8Array = new Uint8Array(await fs.readFile(file))
   let logical = file
   if (/\.gz$/i.test(file)) {
-    try {
-      bytes = gunzipSync(bytes)
-    } catch (error) {
-      throw new ImportError(`${file}: not a readable gzip file (${(error as Error).message})`)
-    }
+    bytes = gunzipBounded(bytes, file)
     logical = file.slice(0, -3)
   }
-  const { format, features } = await readFeatures(logical, bytes)
-  features.forEach((f, i) => {
-    const problem = coordinateProblem(f.geometry)
-    if (problem) throw new ImportError(`feature ${i}: ${problem}`)
+  const { format, candidates, reproject } = await readFeatures(logical, bytes)
+  return { format, ...validateFeatures(candidates, reproject, options) }
+}
+
+/**
+ * Import a file as a new dataset in this thread: read and check it, then store it atomically. Any failure
+ * leaves the workspace as it was. Hosts run imports of files they did not make through `import-runner.ts`
+ * (a worker with a time and memory budget); this is for trusted files (the sample workspace) and tests.
+ */
+export async function importFile(
+  workspace: Workspace,
+  file: string,
+  options: ImportOptions = {},
+): Promise<DatasetManifest> {
+  const name = importName(file, options)
+  checkDatasetName(name)
+  const { format, features, skippedInvalid } = await readImportFile(file, options)
+  return workspace.create(name, features, {
+    source: `${options.displayName ?? file} (${format})`,
+    skippedInvalid,
   })
-  return workspace.create(name, features, { source: `${options.displayName ?? file} (${format})` })
 }

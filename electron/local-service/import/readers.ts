@@ -1,14 +1,15 @@
 import type { Feature, Geometry } from 'geojson'
 import { DOMParser } from '@xmldom/xmldom'
 import { kml } from '@tmcw/togeojson'
-import { unzipSync } from 'fflate'
+import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import * as shapefile from 'shapefile'
 import { geosGeomToGeojson } from 'geos-wasm/helpers'
 import { loadGeos, type Geos } from '../engine/geos'
-import type { DatasetFeature } from '../workspace/features'
-import { readFlatGeobuf } from '../workspace/fgb'
+import { GEOMETRY_TYPES } from '../../contract/gis/geojson'
+import { FlatGeobufError, readFlatGeobuf } from '../workspace/fgb'
 import { readGeoPackage } from '../workspace/gpkg'
-import { epsgFromName, ImportError, reprojectGeometry, reprojectorFor, type Reprojector } from './crs'
+import { epsgFromName, ImportError, reprojectorFor, type Reprojector } from './crs'
+import type { Candidate } from './validate'
 
 /** Limits that keep a hostile archive from exhausting memory. */
 export const ZIP_LIMITS = { maxEntries: 200, maxTotalBytes: 1024 * 1024 * 1024, maxRatio: 200 }
@@ -32,23 +33,38 @@ export function detectFormat(file: string, bytes: Uint8Array): Format {
   )
 }
 
-const text = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+/** The longest string V8 makes (2^29 - 24 UTF-16 units); text formats are read whole. */
+export const MAX_TEXT_BYTES = 0x1fffffe8
 
-function asFeature(value: unknown, where: string): DatasetFeature {
-  const v = value as { type?: string; geometry?: unknown; properties?: unknown; coordinates?: unknown }
-  if (v && v.type === 'Feature') {
-    return {
-      geometry: (v.geometry ?? null) as Geometry | null,
-      properties: (v.properties && typeof v.properties === 'object' ? v.properties : {}) as Record<
-        string,
-        unknown
-      >,
-    }
+function text(bytes: Uint8Array): string {
+  if (bytes.length > MAX_TEXT_BYTES) {
+    throw new ImportError(
+      `text files are read whole, up to ${Math.floor(MAX_TEXT_BYTES / 2 ** 20)} MiB; this one is ${Math.ceil(bytes.length / 2 ** 20)} MiB: split it, or convert it to FlatGeobuf or GeoPackage`,
+    )
   }
-  if (v && typeof v.type === 'string' && (v.coordinates !== undefined || v.type === 'GeometryCollection')) {
-    return { geometry: v as unknown as Geometry, properties: {} }
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes)
+}
+
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v)
+const GEOMETRY_TYPE_NAMES = GEOMETRY_TYPES as readonly string[]
+
+/** A Feature (or, where RFC 7946 allows a bare geometry, a geometry) as a candidate; checks come later. */
+function featureCandidate(value: unknown, where: string, bareGeometry: boolean): Candidate {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { where, problem: `not a GeoJSON Feature but ${kindOf(value)}` }
   }
-  throw new ImportError(`${where} is not a GeoJSON Feature or geometry`)
+  const v = value as { type?: unknown; geometry?: unknown; properties?: unknown }
+  if (v.type === 'Feature') {
+    if (!('geometry' in v))
+      return { where, problem: 'a Feature needs a geometry member (null when it has none)' }
+    return { where, geometry: v.geometry, properties: v.properties }
+  }
+  if (bareGeometry && GEOMETRY_TYPE_NAMES.includes(v.type as string))
+    return { where, geometry: v, properties: null }
+  return {
+    where,
+    problem: `not a GeoJSON Feature: its type is ${JSON.stringify(v.type)?.slice(0, 40) ?? 'missing'} (types are case-sensitive: "Feature")`,
+  }
 }
 
 function geojsonCrs(value: unknown): Reprojector {
@@ -57,34 +73,49 @@ function geojsonCrs(value: unknown): Reprojector {
   return reprojectorFor({ epsg: epsgFromName(name), label: name })
 }
 
-function readGeoJson(bytes: Uint8Array): { features: DatasetFeature[]; reproject: Reprojector } {
+function readGeoJson(bytes: Uint8Array): { candidates: Candidate[]; reproject: Reprojector } {
   let value: unknown
   try {
-    value = JSON.parse(text(bytes))
+    value = JSON.parse(text(bytes).replace(/^\uFEFF/, ''))
   } catch (error) {
+    if (error instanceof ImportError) throw error
     throw new ImportError(`malformed JSON: ${(error as Error).message}`)
   }
-  const v = value as { type?: string; features?: unknown }
-  if (v?.type === 'FeatureCollection') {
-    if (!Array.isArray(v.features)) throw new ImportError('a FeatureCollection needs a features array')
-    return { features: v.features.map((f, i) => asFeature(f, `feature ${i}`)), reproject: geojsonCrs(value) }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ImportError(`the document is ${kindOf(value)}, not a GeoJSON object`)
   }
-  return { features: [asFeature(value, 'the document')], reproject: geojsonCrs(value) }
+  const v = value as { type?: unknown; features?: unknown }
+  if (v.type === 'FeatureCollection') {
+    if (!Array.isArray(v.features)) throw new ImportError('a FeatureCollection needs a features array')
+    return {
+      candidates: v.features.map((f, i) => featureCandidate(f, `feature ${i}`, false)),
+      reproject: geojsonCrs(value),
+    }
+  }
+  if (v.type === 'Feature' || GEOMETRY_TYPE_NAMES.includes(v.type as string)) {
+    return { candidates: [featureCandidate(value, 'feature 0', true)], reproject: geojsonCrs(value) }
+  }
+  throw new ImportError(
+    `the document's type ${JSON.stringify(v.type)?.slice(0, 40) ?? '(missing)'} is not a GeoJSON type (types are case-sensitive: FeatureCollection, Feature, ${GEOMETRY_TYPE_NAMES.join(', ')})`,
+  )
 }
 
-function readNdjson(bytes: Uint8Array): DatasetFeature[] {
-  const out: DatasetFeature[] = []
+function readNdjson(bytes: Uint8Array): Candidate[] {
+  const out: Candidate[] = []
   text(bytes)
+    .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
     .forEach((line, i) => {
       if (line.trim() === '') return
+      const where = `line ${i + 1}`
       let value: unknown
       try {
         value = JSON.parse(line)
       } catch (error) {
-        throw new ImportError(`line ${i + 1}: malformed JSON (${(error as Error).message})`)
+        out.push({ where, problem: `malformed JSON (${(error as Error).message.slice(0, 80)})` })
+        return
       }
-      out.push(asFeature(value, `line ${i + 1}`))
+      out.push(featureCandidate(value, where, true))
     })
   return out
 }
@@ -128,14 +159,20 @@ const LON_NAMES = ['lon', 'lng', 'long', 'longitude', 'x']
 const LAT_NAMES = ['lat', 'latitude', 'y']
 const WKT_NAMES = ['wkt', 'geom', 'geometry', 'the_geom', 'shape']
 
-function wktToGeometry(geos: Geos, wkt: string, where: string): Geometry {
+/** The geometry of a WKT text, or why it is not one (GEOS's reason, e.g. a ring that is not closed). */
+function wktToGeometry(geos: Geos, wkt: string): Geometry | string {
   const reader = geos.GEOSWKTReader_create()
   const size = Buffer.byteLength(wkt) + 1
   const ptr = geos.Module._malloc(size)
   try {
     geos.Module.stringToUTF8(wkt, ptr, size)
-    const g = geos.GEOSWKTReader_read(reader, ptr)
-    if (!g) throw new ImportError(`${where}: not a WKT geometry: ${wkt.slice(0, 60)}`)
+    let g: number
+    try {
+      g = geos.GEOSWKTReader_read(reader, ptr)
+    } catch (error) {
+      return `not a valid WKT geometry: ${(error as Error).message.slice(0, 120)}`
+    }
+    if (!g) return `not a WKT geometry: ${wkt.slice(0, 60)}`
     try {
       return geosGeomToGeojson(g, geos as never) as Geometry
     } finally {
@@ -153,7 +190,7 @@ function typed(value: string): unknown {
   return value
 }
 
-async function readCsv(bytes: Uint8Array): Promise<DatasetFeature[]> {
+async function readCsv(bytes: Uint8Array): Promise<Candidate[]> {
   const rows = parseCsv(text(bytes).replace(/^\uFEFF/, ''))
   const header = rows.shift()
   if (!header) throw new ImportError('the CSV is empty')
@@ -163,51 +200,58 @@ async function readCsv(bytes: Uint8Array): Promise<DatasetFeature[]> {
   const wktAt = lower.findIndex((h) => WKT_NAMES.includes(h))
   if (wktAt < 0 && (lonAt < 0 || latAt < 0)) {
     throw new ImportError(
-      `the CSV needs longitude/latitude columns (${LON_NAMES.join('|')} and ${LAT_NAMES.join('|')}) or a WKT column (${WKT_NAMES.join('|')}); found: ${header.join(', ')}`,
+      `the CSV needs longitude/latitude columns (${LON_NAMES.join('|')} and ${LAT_NAMES.join('|')}) or a WKT column (${WKT_NAMES.join('|')}); found: ${header.join(', ').slice(0, 200)}`,
     )
   }
   const geos = wktAt >= 0 ? await loadGeos() : undefined
-  return rows.map((row, i) => {
-    const line = i + 2
+  return rows.map((row, i): Candidate => {
+    const where = `line ${i + 2}`
     if (row.length !== header.length) {
-      throw new ImportError(`line ${line}: ${row.length} fields where the header has ${header.length}`)
+      return { where, problem: `${row.length} fields where the header has ${header.length}` }
     }
     const properties: Record<string, unknown> = {}
     header.forEach((name, j) => {
       if (j !== lonAt && j !== latAt && j !== wktAt) properties[name] = typed(row[j]!)
     })
-    let geometry: Geometry | null = null
     if (wktAt >= 0) {
       const wkt = row[wktAt]!.trim()
-      geometry = wkt ? wktToGeometry(geos!, wkt, `line ${line}`) : null
-    } else {
-      const lon = row[lonAt]!.trim()
-      const lat = row[latAt]!.trim()
-      if (lon !== '' || lat !== '') {
-        const x = Number(lon)
-        const y = Number(lat)
-        if (!Number.isFinite(x) || !Number.isFinite(y) || lon === '' || lat === '') {
-          throw new ImportError(`line ${line}: longitude "${lon}" / latitude "${lat}" are not numbers`)
-        }
-        geometry = { type: 'Point', coordinates: [x, y] }
+      const geometry = wkt ? wktToGeometry(geos!, wkt) : null
+      return typeof geometry === 'string' ? { where, problem: geometry } : { where, geometry, properties }
+    }
+    const lon = row[lonAt]!.trim()
+    const lat = row[latAt]!.trim()
+    if (lon === '' && lat === '') return { where, geometry: null, properties }
+    const x = Number(lon)
+    const y = Number(lat)
+    if (!Number.isFinite(x) || !Number.isFinite(y) || lon === '' || lat === '') {
+      return {
+        where,
+        problem: `longitude "${lon.slice(0, 40)}" / latitude "${lat.slice(0, 40)}" are not numbers`,
       }
     }
-    return { geometry, properties }
+    return { where, geometry: { type: 'Point', coordinates: [x, y] }, properties }
   })
 }
 
-function readKml(bytes: Uint8Array): DatasetFeature[] {
+function readKml(bytes: Uint8Array): Candidate[] {
   const errors: string[] = []
-  const doc = new DOMParser({
-    onError: (level: string, message: string) => {
-      if (level !== 'warning') errors.push(message)
-    },
-  }).parseFromString(text(bytes), 'text/xml')
-  if (errors.length > 0) throw new ImportError(`malformed KML: ${errors[0]!.split('\n')[0]}`)
-  const fc = kml(doc as never)
-  return fc.features.map((f: Feature<Geometry | null>) => ({
+  let fc: { features: Array<Feature<Geometry | null>> }
+  try {
+    const doc = new DOMParser({
+      onError: (level: string, message: string) => {
+        if (level !== 'warning') errors.push(message)
+      },
+    }).parseFromString(text(bytes), 'text/xml')
+    if (errors.length === 0) fc = kml(doc as never)
+  } catch (error) {
+    if (error instanceof ImportError) throw error
+    errors.push((error as Error).message)
+  }
+  if (errors.length > 0) throw new ImportError(`malformed KML: ${errors[0]!.split('\n')[0]!.slice(0, 160)}`)
+  return fc!.features.map((f, i) => ({
+    where: `feature ${i}`,
     geometry: f.geometry,
-    properties: (f.properties ?? {}) as Record<string, unknown>,
+    properties: f.properties,
   }))
 }
 
@@ -220,14 +264,65 @@ function unsafeEntryName(name: string): boolean {
   )
 }
 
-async function readShapefileZip(
-  bytes: Uint8Array,
-): Promise<{ features: DatasetFeature[]; reproject: Reprojector }> {
+const SHAPE_TYPES = new Set([0, 1, 3, 5, 8, 11, 13, 15, 18, 21, 23, 25, 28])
+const DBF_TYPES = 'BCDFLMN'
+
+/** The .shp header says what the reader will trust: file code, shape type. */
+function checkShp(shp: Uint8Array, name: string): void {
+  if (shp.length < 100) throw new ImportError(`${name} is shorter than a Shapefile header (100 bytes)`)
+  const view = new DataView(shp.buffer, shp.byteOffset, shp.byteLength)
+  if (view.getInt32(0, false) !== 9994)
+    throw new ImportError(`${name} is not a Shapefile (file code is not 9994)`)
+  const type = view.getInt32(32, true)
+  if (!SHAPE_TYPES.has(type))
+    throw new ImportError(`${name} has shape type ${type}, which is not supported (MultiPatch or corrupt)`)
+}
+
+/** The .dbf header: its lengths fit the file and every field has a dBASE type. */
+function checkDbf(dbf: Uint8Array, name: string): void {
+  if (dbf.length < 33) throw new ImportError(`${name} is shorter than a dBASE header`)
+  const view = new DataView(dbf.buffer, dbf.byteOffset, dbf.byteLength)
+  const headerLength = view.getUint16(8, true)
+  const recordLength = view.getUint16(10, true)
+  if (headerLength < 33 || headerLength > dbf.length) {
+    throw new ImportError(
+      `${name} declares a header of ${headerLength} bytes in a file of ${dbf.length} (corrupt)`,
+    )
+  }
+  let fieldsLength = 0
+  let at = 32
+  for (; at < headerLength - 1 && dbf[at] !== 0x0d; at += 32) {
+    if (at + 32 > headerLength)
+      throw new ImportError(`${name}: a field descriptor runs past the header (corrupt)`)
+    const type = String.fromCharCode(dbf[at + 11]!)
+    if (!DBF_TYPES.includes(type)) {
+      throw new ImportError(
+        `${name}: field ${(at - 32) / 32 + 1} has type "${type}", which dBASE does not define (corrupt)`,
+      )
+    }
+    fieldsLength += dbf[at + 16]!
+  }
+  if (dbf[at] !== 0x0d) throw new ImportError(`${name}: the field list has no terminator (corrupt)`)
+  if (recordLength < 1 || fieldsLength + 1 > recordLength) {
+    throw new ImportError(
+      `${name}: records of ${recordLength} bytes cannot hold fields of ${fieldsLength} (corrupt)`,
+    )
+  }
+}
+
+const bomb = () => new ImportError('the zip expands far beyond its size (zip bomb?); refused')
+
+/**
+ * The .shp, .dbf, .prj and .cpg entries of a zip, expanded within limits. The central directory is
+ * checked first (entry count, names, declared sizes); then each wanted entry is inflated as a stream and
+ * stopped as soon as it produces more than its declared size, since the declared size may lie.
+ */
+function unzipBounded(bytes: Uint8Array): Record<string, Uint8Array> {
   let total = 0
   let count = 0
-  let entries: Record<string, Uint8Array>
+  const declared = new Map<string, number>()
   try {
-    entries = unzipSync(bytes, {
+    unzipSync(bytes, {
       filter: (file) => {
         count++
         if (count > ZIP_LIMITS.maxEntries)
@@ -242,15 +337,58 @@ async function readShapefileZip(
           total > ZIP_LIMITS.maxTotalBytes ||
           file.originalSize > Math.max(1 << 20, file.size * ZIP_LIMITS.maxRatio)
         ) {
-          throw new ImportError('the zip expands far beyond its size (zip bomb?); refused')
+          throw bomb()
         }
-        return /\.(shp|dbf|prj|cpg)$/i.test(file.name)
+        if (/\.(shp|dbf|prj|cpg)$/i.test(file.name)) declared.set(file.name, file.originalSize)
+        return false
       },
     })
   } catch (error) {
     if (error instanceof ImportError) throw error
     throw new ImportError(`not a readable zip archive: ${(error as Error).message}`)
   }
+  const entries: Record<string, Uint8Array> = {}
+  let failure: ImportError | undefined
+  const unzip = new Unzip((file) => {
+    const limit = declared.get(file.name)
+    if (limit === undefined || failure) return
+    const chunks: Uint8Array[] = []
+    let length = 0
+    file.ondata = (error, chunk, final) => {
+      if (failure) return
+      if (error) {
+        failure = new ImportError(`the zip entry ${file.name} is corrupt (${error.message})`)
+        return
+      }
+      length += chunk.length
+      if (length > limit) {
+        failure = bomb()
+        file.terminate()
+        return
+      }
+      chunks.push(chunk)
+      if (final) entries[file.name] = Buffer.concat(chunks, length)
+    }
+    file.start()
+  })
+  unzip.register(UnzipInflate)
+  try {
+    // In slices, so one step expands at most ~16 MiB (deflate's ratio is about 1:1032) and a bomb stops early.
+    const SLICE = 16 * 1024
+    for (let at = 0; at < bytes.length && !failure; at += SLICE) {
+      unzip.push(bytes.subarray(at, at + SLICE), at + SLICE >= bytes.length)
+    }
+  } catch (error) {
+    if (!failure) throw new ImportError(`not a readable zip archive: ${(error as Error).message}`)
+  }
+  if (failure) throw failure
+  return entries
+}
+
+async function readShapefileZip(
+  bytes: Uint8Array,
+): Promise<{ candidates: Candidate[]; reproject: Reprojector }> {
+  const entries = unzipBounded(bytes)
   const names = Object.keys(entries)
   const shp = names.filter((n) => /\.shp$/i.test(n))
   if (shp.length === 0) throw new ImportError('the zip holds no .shp file (a zipped Shapefile is expected)')
@@ -261,69 +399,72 @@ async function readShapefileZip(
   const prjName = find('.prj')
   const prj = prjName ? text(entries[prjName]!).trim() : undefined
   const reproject = prj ? reprojectorFor({ wkt: prj, label: `of ${prjName}` }) : undefined
+  checkShp(entries[shp[0]!]!, shp[0]!)
+  if (dbfName) checkDbf(entries[dbfName]!, dbfName)
+  const encoding = find('.cpg') ? text(entries[find('.cpg')!]!).trim() : 'utf-8'
+  try {
+    new TextDecoder(encoding)
+  } catch {
+    throw new ImportError(`the .cpg names an encoding this reader does not know: "${encoding.slice(0, 40)}"`)
+  }
   let fc
   try {
-    fc = await shapefile.read(entries[shp[0]!]!, dbfName ? entries[dbfName] : undefined, {
-      encoding: find('.cpg') ? text(entries[find('.cpg')!]!).trim() : 'utf-8',
-    })
+    fc = await shapefile.read(entries[shp[0]!]!, dbfName ? entries[dbfName] : undefined, { encoding })
   } catch (error) {
-    throw new ImportError(`the Shapefile could not be read (truncated?): ${(error as Error).message}`)
+    throw new ImportError(`the Shapefile is corrupt or truncated (${(error as Error).message.slice(0, 120)})`)
   }
   return {
-    features: fc.features.map((f) => ({
-      geometry: (f.geometry ?? null) as Geometry | null,
-      properties: (f.properties ?? {}) as Record<string, unknown>,
+    candidates: fc.features.map((f, i) => ({
+      where: `feature ${i}`,
+      geometry: f.geometry,
+      properties: f.properties,
     })),
     reproject,
   }
 }
 
-/** Read any supported file into WGS84 features. */
+/**
+ * Read any supported file into candidate features, with the converter to WGS84 its CRS asks for. Whatever
+ * the bytes, this finishes in time linear in their size or throws ImportError naming what is wrong.
+ */
 export async function readFeatures(
   file: string,
   bytes: Uint8Array,
-): Promise<{ format: Format; features: DatasetFeature[] }> {
+): Promise<{ format: Format; candidates: Candidate[]; reproject: Reprojector }> {
   const format = detectFormat(file, bytes)
-  let features: DatasetFeature[]
-  let reproject: Reprojector = undefined
   switch (format) {
     case 'geojson':
-      ;({ features, reproject } = readGeoJson(bytes))
-      break
+      return { format, ...readGeoJson(bytes) }
     case 'ndjson':
-      features = readNdjson(bytes)
-      break
+      return { format, candidates: readNdjson(bytes), reproject: undefined }
     case 'csv':
-      features = await readCsv(bytes)
-      break
+      return { format, candidates: await readCsv(bytes), reproject: undefined }
     case 'kml':
-      features = readKml(bytes)
-      break
+      return { format, candidates: readKml(bytes), reproject: undefined }
     case 'shapefile-zip':
-      ;({ features, reproject } = await readShapefileZip(bytes))
-      break
+      return { format, ...(await readShapefileZip(bytes)) }
     case 'fgb': {
+      let read: ReturnType<typeof readFlatGeobuf>
       try {
-        const read = await readFlatGeobuf(bytes)
-        features = read.features
-        reproject = read.crs ? reprojectorFor({ epsg: read.crs, label: `EPSG:${read.crs}` }) : undefined
+        read = readFlatGeobuf(bytes)
       } catch (error) {
-        if (error instanceof ImportError) throw error
-        throw new ImportError(
-          `the FlatGeobuf file could not be read (truncated?): ${(error as Error).message}`,
-        )
+        if (error instanceof FlatGeobufError)
+          throw new ImportError(`the FlatGeobuf file is not readable: ${error.message}`)
+        throw error
       }
-      break
+      return {
+        format,
+        candidates: read.features.map((f, i) => ({ where: `feature ${i}`, ...f })),
+        reproject: read.crs ? reprojectorFor({ epsg: read.crs, label: `EPSG:${read.crs}` }) : undefined,
+      }
     }
     case 'gpkg': {
       const read = await readGeoPackage(bytes)
-      features = read.features
-      reproject = read.srs ? reprojectorFor(read.srs) : undefined
-      break
+      return {
+        format,
+        candidates: read.features.map((f, i) => ({ where: `row ${i + 1}`, ...f })),
+        reproject: read.srs ? reprojectorFor(read.srs) : undefined,
+      }
     }
-  }
-  return {
-    format,
-    features: features.map((f) => ({ ...f, geometry: reprojectGeometry(f.geometry, reproject) })),
   }
 }

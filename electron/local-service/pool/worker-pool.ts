@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { Worker, type ResourceLimits } from 'node:worker_threads'
 import type { JobKind, JobOf, ResultOf } from '../jobs'
 import type { JobMessage, JobProgress, WorkerMemory, WorkerMessage } from './job'
 
@@ -47,6 +47,8 @@ export interface PoolOptions {
   maxWorkerBytes?: number
   /** The worker script (tests serve their own job kinds); defaults to the built `pool-worker.js` or the .ts source. */
   workerUrl?: URL
+  /** Heap limits of each worker (e.g. the import pool's memory budget); past them V8 stops that worker. */
+  resourceLimits?: ResourceLimits
 }
 
 export interface RunOptions {
@@ -79,12 +81,12 @@ interface Slot {
  * Start a worker: the built `pool-worker.js` beside this bundle, else the .ts source through tsx's module hooks
  * (registered inside the worker, since loader flags are not passed on to worker threads).
  */
-function spawnWorker(url?: URL): Worker {
+function spawnWorker(url?: URL, resourceLimits?: ResourceLimits): Worker {
   const built = new URL('./pool-worker.js', import.meta.url)
   const script = url ?? (existsSync(fileURLToPath(built)) ? built : new URL('./worker.ts', import.meta.url))
-  if (!script.pathname.endsWith('.ts')) return new Worker(script)
+  if (!script.pathname.endsWith('.ts')) return new Worker(script, { resourceLimits })
   const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(script.href)}) })`
-  return new Worker(boot, { eval: true })
+  return new Worker(boot, { eval: true, resourceLimits })
 }
 
 /**
@@ -178,7 +180,7 @@ export class WorkerPool {
   }
 
   private spawn(extra: boolean): Slot {
-    const worker = spawnWorker(this.options.workerUrl)
+    const worker = spawnWorker(this.options.workerUrl, this.options.resourceLimits)
     this.stats.spawned++
     const slot: Slot = { worker, extra }
     worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message))

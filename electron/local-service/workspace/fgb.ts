@@ -1,13 +1,18 @@
 import type { Geometry, GeometryCollection } from 'geojson'
+import * as flatbuffers from 'flatbuffers'
 import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js'
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js'
+import { Feature } from 'flatgeobuf/lib/mjs/flat-geobuf/feature.js'
 import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js'
-import { buildFeature } from 'flatgeobuf/lib/mjs/generic/feature.js'
+import { parseProperties } from 'flatgeobuf/lib/mjs/generic/feature.js'
+import { buildGeometry } from 'flatgeobuf/lib/mjs/generic/geometry.js'
 import { buildHeader } from 'flatgeobuf/lib/mjs/generic/featurecollection.js'
-import { deserialize } from 'flatgeobuf/lib/mjs/geojson.js'
+import { fromFeature } from 'flatgeobuf/lib/mjs/geojson/feature.js'
 import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
-import type { HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js'
+import { fromByteBuffer as headerFromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js'
+import { NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js'
 import { coerce, type DatasetFeature, type FieldInfo, type FieldType } from './features'
+import { checkSizePrefixed, FEATURE, FlatBufferError, HEADER } from './flatbuffer-check'
 
 /**
  * FlatGeobuf reading and writing with an explicit column schema (the library's own serializer guesses the
@@ -48,6 +53,79 @@ function column(field: FieldInfo): ColumnMeta {
   }
 }
 
+/** One builder and one property buffer per thread, reused for every feature (a builder per feature was most of the writing time). */
+const builder = new flatbuffers.Builder(1024)
+let scratch = new Uint8Array(1024)
+let scratchView = new DataView(scratch.buffer)
+const utf8 = new TextEncoder()
+
+function room(needed: number): void {
+  if (needed <= scratch.length) return
+  const grown = new Uint8Array(Math.max(needed, scratch.length * 2))
+  grown.set(scratch)
+  scratch = grown
+  scratchView = new DataView(scratch.buffer)
+}
+
+/**
+ * A feature as a size-prefixed FlatBuffer, laid out as the flatgeobuf library's `buildFeature` lays it
+ * out (properties: column index, then the value; text as length and UTF-8), for the column types this
+ * module writes. The result is a view into the shared builder: copy it before the next call.
+ */
+function encodeFeature(
+  geometry: ReturnType<typeof parseGeometry>,
+  values: readonly unknown[],
+  fields: readonly FieldInfo[],
+): Uint8Array {
+  let at = 0
+  values.forEach((value, i) => {
+    if (value === null || value === undefined) return
+    switch (fields[i]!.type) {
+      case 'boolean':
+        room(at + 3)
+        scratchView.setUint16(at, i, true)
+        scratchView.setUint8(at + 2, value ? 1 : 0)
+        at += 3
+        break
+      case 'number':
+        room(at + 10)
+        scratchView.setUint16(at, i, true)
+        scratchView.setFloat64(at + 2, value as number, true)
+        at += 10
+        break
+      default: {
+        const text = value as string
+        room(at + 6 + text.length * 3)
+        scratchView.setUint16(at, i, true)
+        const { written } = utf8.encodeInto(text, scratch.subarray(at + 6))
+        scratchView.setUint32(at + 2, written, true)
+        at += 6 + written
+      }
+    }
+  })
+  builder.clear()
+  const properties = at > 0 ? Feature.createPropertiesVector(builder, scratch.subarray(0, at)) : 0
+  const geometryOffset = buildGeometry(builder, geometry)
+  Feature.startFeature(builder)
+  Feature.addGeometry(builder, geometryOffset)
+  if (properties) Feature.addProperties(builder, properties)
+  builder.finishSizePrefixed(Feature.endFeature(builder))
+  return builder.asUint8Array()
+}
+
+/**
+ * A size-prefixed FlatBuffer grown to a multiple of 8 bytes (zeros at its end, the prefix updated), so the
+ * next one starts 8-aligned: a feature without doubles (a null geometry) is only 4-aligned, and readers view
+ * the doubles of the features after it in place.
+ */
+function padded(buffer: Uint8Array): Uint8Array {
+  if (buffer.length % 8 === 0) return buffer
+  const out = new Uint8Array(buffer.length + (8 - (buffer.length % 8)))
+  out.set(buffer)
+  new DataView(out.buffer).setUint32(0, out.length - 4, true)
+  return out
+}
+
 export function writeFlatGeobuf(
   features: readonly DatasetFeature[],
   fields: readonly FieldInfo[],
@@ -69,10 +147,21 @@ export function writeFlatGeobuf(
     description: null,
     metadata: null,
   }
-  const parts: Uint8Array[] = [
-    new Uint8Array([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]),
-    buildHeader(header, 4326),
-  ]
+  // Each feature is appended as it is built: a built feature is a view into its builder's buffer, and
+  // keeping a million of those alive held a gigabyte.
+  let out = new Uint8Array(1 << 16)
+  let length = 0
+  const append = (part: Uint8Array) => {
+    if (length + part.length > out.length) {
+      const grown = new Uint8Array(Math.max(out.length * 2, length + part.length))
+      grown.set(out.subarray(0, length))
+      out = grown
+    }
+    out.set(part, length)
+    length += part.length
+  }
+  append(new Uint8Array([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]))
+  append(padded(buildHeader(header, 4326)))
   for (const f of features) {
     const props: Record<string, unknown> = {}
     for (const field of fields) {
@@ -82,49 +171,152 @@ export function writeFlatGeobuf(
     }
     const g = f.geometry ?? EMPTY
     const parsed = g.type === 'GeometryCollection' ? parseGC(g) : parseGeometry(g as never)
-    parts.push(buildFeature(parsed, props as never, header))
+    append(
+      padded(
+        encodeFeature(
+          parsed,
+          fields.map((field) => props[field.name]),
+          fields,
+        ),
+      ),
+    )
   }
-  const total = parts.reduce((n, p) => n + p.length, 0)
-  const out = new Uint8Array(total)
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
+  return out.slice(0, length)
 }
 
-export async function readFlatGeobuf(
-  bytes: Uint8Array,
-): Promise<{ features: DatasetFeature[]; fields: FieldInfo[]; crs?: number }> {
-  if (bytes.length < 12 || bytes[0] !== 0x66 || bytes[1] !== 0x67 || bytes[2] !== 0x62) {
-    throw new Error('not a FlatGeobuf file (magic bytes missing)')
+/** A feature as read back: its geometry and properties, or why it could not be decoded. */
+export interface FgbFeature {
+  geometry: Geometry | null
+  properties: Record<string, unknown>
+  problem?: string
+}
+
+export class FlatGeobufError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'FlatGeobufError'
   }
-  const features: DatasetFeature[] = []
-  let fields: FieldInfo[] = []
-  let crs: number | undefined
-  const headerSeen = (header: HeaderMeta) => {
-    crs = header.crs?.code || undefined
-    fields = (header.columns ?? []).map((c) => ({
-      name: c.name,
-      type:
-        c.type === ColumnType.Bool
-          ? 'boolean'
-          : c.type === ColumnType.Json
-            ? 'json'
-            : c.type === ColumnType.String || c.type === ColumnType.DateTime || c.type === ColumnType.Binary
-              ? 'string'
-              : 'number',
-    }))
+}
+
+const MAGIC = [0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62]
+/** The smallest a size-prefixed feature can be: length, root offset, vtable offset, an empty vtable. */
+const MIN_FEATURE_BYTES = 12
+
+/** Bytes of a packed Hilbert R-tree over `count` items with `nodeSize` children per node; bounded loop. */
+function indexBytes(count: number, nodeSize: number): number {
+  let n = count
+  let nodes = n
+  while (n > 1) {
+    n = Math.ceil(n / nodeSize)
+    nodes += n
   }
-  for await (const f of deserialize(bytes, { headerMetaFn: headerSeen } as never)) {
-    const feature = f as unknown as { geometry: Geometry | null; properties?: Record<string, unknown> }
-    let geometry = feature.geometry
+  return nodes * NODE_ITEM_BYTE_LEN
+}
+
+function fieldType(type: ColumnType): FieldType {
+  if (type === ColumnType.Bool) return 'boolean'
+  if (type === ColumnType.Json) return 'json'
+  if (type === ColumnType.String || type === ColumnType.DateTime || type === ColumnType.Binary)
+    return 'string'
+  return 'number'
+}
+
+/**
+ * Read a FlatGeobuf file, trusting nothing it declares: the magic bytes and version, the header's and each
+ * feature's FlatBuffers structure (checked before the library reads it), the index size against the bytes
+ * that remain, the declared feature count against what the bytes can hold and against what was found.
+ * Structural damage throws FlatGeobufError; a feature whose content cannot be decoded carries `problem`.
+ * Work is linear in the file's size whatever it holds.
+ */
+export function readFlatGeobuf(input: Uint8Array): {
+  features: FgbFeature[]
+  fields: FieldInfo[]
+  crs?: number
+} {
+  // Typed views of doubles inside the file need its start 8-aligned.
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice()
+  if (bytes.length < 12 || MAGIC.some((b, i) => bytes[i] !== b)) {
+    if (bytes[0] === 0x66 && bytes[1] === 0x67 && bytes[2] === 0x62 && bytes[3] !== 0x03) {
+      throw new FlatGeobufError(`FlatGeobuf version ${bytes[3]} is not supported (version 3 is)`)
+    }
+    throw new FlatGeobufError('not a FlatGeobuf file (magic bytes missing)')
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let offset: number
+  try {
+    offset = checkSizePrefixed(bytes, view, 8, HEADER, 'the header')
+  } catch (error) {
+    if (error instanceof FlatBufferError) throw new FlatGeobufError(error.message)
+    throw error
+  }
+  const bb = new flatbuffers.ByteBuffer(bytes)
+  bb.setPosition(8)
+  let header: HeaderMeta
+  try {
+    header = headerFromByteBuffer(bb)
+  } catch (error) {
+    // The structure is sound; what is left is content the library refuses, such as a column without a name.
+    throw new FlatGeobufError(`the header is not usable: ${(error as Error).message}`)
+  }
+  const fields: FieldInfo[] = (header.columns ?? []).map((c) => ({ name: c.name, type: fieldType(c.type) }))
+  const declared = header.featuresCount
+  const room = Math.floor((bytes.length - offset) / MIN_FEATURE_BYTES)
+  if (!Number.isFinite(declared) || declared > room) {
+    throw new FlatGeobufError(
+      `the header declares ${declared} features, more than the ${bytes.length - offset} bytes after it can hold (corrupt or truncated)`,
+    )
+  }
+  if (header.indexNodeSize === 1) throw new FlatGeobufError('the header declares an index node size of 1')
+  if (header.indexNodeSize > 1 && declared > 0) {
+    const size = indexBytes(declared, header.indexNodeSize)
+    if (offset + size > bytes.length) {
+      throw new FlatGeobufError(
+        `the spatial index of ${declared} features needs ${size} bytes but ${bytes.length - offset} remain (truncated?)`,
+      )
+    }
+    offset += size
+  }
+  const features: FgbFeature[] = []
+  const headerMeta = { ...header, columns: header.columns ?? [] }
+  while (offset < bytes.length) {
+    const id = features.length
+    // A feature that follows one of a length not a multiple of 8 (as this module wrote them before it
+    // padded) is misaligned for typed views of its doubles: read it from an aligned copy.
+    const aligned = offset % 8 === 0
+    const length = offset + 4 <= bytes.length ? view.getUint32(offset, true) : 0
+    const src = aligned ? bytes : bytes.slice(offset, Math.min(bytes.length, offset + 4 + length))
+    const at = aligned ? offset : 0
+    let end: number
+    try {
+      end = checkSizePrefixed(src, aligned ? view : new DataView(src.buffer), at, FEATURE, `feature ${id}`)
+    } catch (error) {
+      if (error instanceof FlatBufferError)
+        throw new FlatGeobufError(`${error.message} (truncated or corrupt)`)
+      throw error
+    }
+    const srcBb = aligned ? bb : new flatbuffers.ByteBuffer(src)
+    srcBb.setPosition(at)
+    const feature = Feature.getSizePrefixedRootAsFeature(srcBb)
+    offset += end - at
+    let decoded: { geometry: unknown; properties?: unknown }
+    try {
+      decoded = feature.geometry()
+        ? fromFeature(id, feature, headerMeta)
+        : { geometry: null, properties: parseProperties(feature, headerMeta.columns) }
+    } catch (error) {
+      features.push({
+        geometry: null,
+        properties: {},
+        problem: `its content could not be decoded (${(error as Error).message.slice(0, 80)})`,
+      })
+      continue
+    }
+    let geometry = decoded.geometry as Geometry | null
     if (geometry && geometry.type === 'GeometryCollection' && geometry.geometries.length === 0)
       geometry = null
     const properties: Record<string, unknown> = {}
     for (const field of fields) {
-      let v = feature.properties?.[field.name] ?? null
+      let v = (decoded.properties as Record<string, unknown> | undefined)?.[field.name] ?? null
       if (field.type === 'json' && typeof v === 'string') {
         try {
           v = JSON.parse(v)
@@ -136,5 +328,10 @@ export async function readFlatGeobuf(
     }
     features.push({ geometry, properties })
   }
-  return { features, fields, crs }
+  if (declared > 0 && features.length !== declared) {
+    throw new FlatGeobufError(
+      `the header declares ${declared} features but the file holds ${features.length} (truncated?)`,
+    )
+  }
+  return { features, fields, crs: header.crs?.code || undefined }
 }

@@ -41,21 +41,32 @@ function wkbToGeometry(geos: Geos, wkb: Uint8Array): Geometry | null {
 }
 
 /** A GeoPackage geometry blob (header `GP`, flags, srs id, envelope, then WKB) as GeoJSON. */
-export function gpkgBlobToGeometry(geos: Geos, blob: Uint8Array, where: string): Geometry | null {
+export function gpkgBlobToGeometry(geos: Geos, blob: Uint8Array): Geometry | null {
   if (blob.length < 8 || blob[0] !== 0x47 || blob[1] !== 0x50)
-    throw new ImportError(`${where}: not a GeoPackage geometry`)
+    throw new ImportError('not a GeoPackage geometry (no "GP" header)')
   const flags = blob[3]!
   if ((flags >> 4) & 1) return null
   const envelope = ENVELOPE_BYTES[(flags >> 1) & 7]
-  if (envelope === undefined) throw new ImportError(`${where}: unknown envelope code in the geometry header`)
-  const geometry = wkbToGeometry(geos, blob.subarray(8 + envelope))
-  if (!geometry) throw new ImportError(`${where}: the WKB geometry could not be read`)
+  if (envelope === undefined) throw new ImportError('unknown envelope code in the geometry header')
+  if (blob.length < 8 + envelope) throw new ImportError('the geometry header is cut short')
+  let geometry: Geometry | null
+  try {
+    geometry = wkbToGeometry(geos, blob.subarray(8 + envelope))
+  } catch (error) {
+    throw new ImportError(`the WKB geometry could not be read (${(error as Error).message.slice(0, 120)})`)
+  }
+  if (!geometry) throw new ImportError('the WKB geometry could not be read')
   return geometry
+}
+
+/** A row of the feature table: its geometry and properties, or why its geometry could not be read. */
+export interface GpkgRow extends DatasetFeature {
+  problem?: string
 }
 
 export async function readGeoPackage(
   bytes: Uint8Array,
-): Promise<{ features: DatasetFeature[]; srs?: { epsg?: number; wkt?: string; label: string } }> {
+): Promise<{ features: GpkgRow[]; srs?: { epsg?: number; wkt?: string; label: string } }> {
   const SQL = await sqlJs()
   const geos = await loadGeos()
   let db: Database | undefined
@@ -83,16 +94,21 @@ export async function readGeoPackage(
     }
     const result = db.exec(`SELECT * FROM ${quote(table)}`)[0]
     const columns = result?.columns ?? []
-    const features: DatasetFeature[] = (result?.values ?? []).map((values, i) => {
+    const features: GpkgRow[] = (result?.values ?? []).map((values) => {
       const properties: Record<string, unknown> = {}
       let geometry: Geometry | null = null
+      let problem: string | undefined
       columns.forEach((name, j) => {
         const v = values[j]
-        if (name === geomColumn)
-          geometry = v instanceof Uint8Array ? gpkgBlobToGeometry(geos, v, `row ${i + 1}`) : null
-        else if (name !== 'fid') properties[name] = v instanceof Uint8Array ? null : v
+        if (name === geomColumn) {
+          try {
+            geometry = v instanceof Uint8Array ? gpkgBlobToGeometry(geos, v) : null
+          } catch (error) {
+            problem = (error as Error).message
+          }
+        } else if (name !== 'fid') properties[name] = v instanceof Uint8Array ? null : v
       })
-      return { geometry, properties }
+      return problem ? { geometry: null, properties, problem } : { geometry, properties }
     })
     return { features, srs }
   } catch (error) {

@@ -5,6 +5,7 @@ import Flatbush from 'flatbush'
 import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
 import { readFlatGeobuf, writeFlatGeobuf } from './fgb'
+import { withWorkspaceLock } from './workspace-lock'
 import {
   datasetGeometryType,
   geometryBBox,
@@ -28,6 +29,8 @@ export interface DatasetManifest {
   created: string
   format: 'flatgeobuf'
   crs: 'EPSG:4326'
+  /** Features of the source file left out at import because they were invalid (only when some were). */
+  skippedInvalid?: number
 }
 
 export class WorkspaceError extends Error {
@@ -41,19 +44,36 @@ export class WorkspaceError extends Error {
 }
 
 const DATASETS = 'datasets'
-const STAGING = '.staging'
+export const STAGING = '.staging'
 const MANIFEST = 'manifest.json'
 const DATA = 'data.fgb'
 const INDEX = 'index.flatbush'
 
-/** A dataset name is safe as a folder name everywhere: the join's rule for new dataset names. */
-export function checkDatasetName(name: string): void {
+/** Device names Windows reserves in every folder, with or without an extension (checked on every OS). */
+const WINDOWS_RESERVED = /^(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?$/i
+
+/** The rule for a path segment of a dataset folder (the join's rule for new dataset names). */
+function checkFolderName(name: string): void {
   if (!NEW_DATASET_NAME_RULE.test(name)) {
     throw new WorkspaceError(
       'invalid-name',
       `Dataset name "${name.slice(0, 80)}" ${NEW_DATASET_NAME_MESSAGE}`,
     )
   }
+}
+
+/**
+ * A new dataset's name is safe as a folder name everywhere, so a workspace moves between machines: the
+ * join's rule for new dataset names, and none of the device names Windows reserves.
+ */
+export function checkDatasetName(name: string): void {
+  if (WINDOWS_RESERVED.test(name)) {
+    throw new WorkspaceError(
+      'invalid-name',
+      `Dataset name "${name.slice(0, 80)}" is reserved on Windows (CON, PRN, AUX, NUL, COM1–COM9, LPT1–LPT9, in any letter case, with or without an extension); choose another name so the workspace can move to any machine`,
+    )
+  }
+  checkFolderName(name)
 }
 
 /** A valid dataset name made from a file name: unsafe characters become underscores. */
@@ -78,6 +98,22 @@ export function buildIndex(features: readonly DatasetFeature[]): Flatbush {
   return index
 }
 
+/** A dataset written but not yet visible: its staging folder and manifest. */
+export interface StagedDataset {
+  dir: string
+  manifest: DatasetManifest
+}
+
+/**
+ * Staging folders are `<name>.<pid>.<random>`: the process id lets a start-up sweep tell a folder left by
+ * a process that died (kill -9, power loss) from one a live process is still writing.
+ */
+export const STAGING_ENTRY = /^[A-Za-z][A-Za-z0-9_-]{0,62}\.(?:(\d+)\.)?[0-9a-f]{12}$/
+
+function stagingName(name: string): string {
+  return `${name}.${process.pid}.${randomBytes(6).toString('hex')}`
+}
+
 /**
  * The dataset folder: `datasets/<name>/` holding `manifest.json`, `data.fgb` (FlatGeobuf, WGS84) and
  * `index.flatbush` (the packed R-tree over the features, same order). A dataset appears whole or not at
@@ -87,7 +123,8 @@ export class Workspace {
   constructor(readonly dir: string) {}
 
   private datasetDir(name: string): string {
-    checkDatasetName(name)
+    // Existing datasets are read under the folder rule only (one made before reserved names were refused stays readable).
+    checkFolderName(name)
     return path.join(this.dir, DATASETS, name)
   }
 
@@ -133,7 +170,18 @@ export class Workspace {
   ): Promise<{ manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush }> {
     const manifest = await this.manifest(name)
     const dir = this.datasetDir(manifest.name)
-    const { features } = await readFlatGeobuf(new Uint8Array(await fs.readFile(path.join(dir, DATA))))
+    let features: DatasetFeature[]
+    try {
+      const read = readFlatGeobuf(new Uint8Array(await fs.readFile(path.join(dir, DATA))))
+      const bad = read.features.findIndex((f) => f.problem)
+      if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
+      features = read.features
+    } catch (error) {
+      throw new WorkspaceError(
+        'corrupt',
+        `The data of dataset "${manifest.name}" is damaged: ${(error as Error).message}`,
+      )
+    }
     let index: Flatbush
     try {
       const buffer = await fs.readFile(path.join(dir, INDEX))
@@ -145,15 +193,23 @@ export class Workspace {
     return { manifest, features, index }
   }
 
-  /** Store a new dataset; a name already taken (letter case aside) is a conflict and changes nothing. */
-  async create(
+  /** A fresh staging folder path for a dataset being written (named so a start-up sweep knows it). */
+  stagingDir(name: string): string {
+    return path.join(this.dir, STAGING, stagingName(name))
+  }
+
+  /**
+   * Write a new dataset's files into a staging folder (`dir`, by default a fresh one) without making it
+   * visible; `commit` moves it into place. Runs in import workers: a worker killed meanwhile leaves only
+   * the staging folder, which its caller (or the next start-up's sweep) removes.
+   */
+  async stage(
     name: string,
     features: readonly DatasetFeature[],
-    options: { source: string; fields?: FieldInfo[] },
-  ): Promise<DatasetManifest> {
-    const target = this.datasetDir(name)
-    if (await this.find(name))
-      throw new WorkspaceError('conflict', `A dataset named "${name}" already exists`)
+    options: { source: string; fields?: FieldInfo[]; skippedInvalid?: number },
+    dir = this.stagingDir(name),
+  ): Promise<StagedDataset> {
+    checkDatasetName(name)
     const fields = options.fields ?? inferFields(features)
     let extent: BBox | null = null
     for (const f of features) {
@@ -179,27 +235,62 @@ export class Workspace {
       created: new Date().toISOString(),
       format: 'flatgeobuf',
       crs: 'EPSG:4326',
+      ...(options.skippedInvalid ? { skippedInvalid: options.skippedInvalid } : {}),
     }
-    const staging = path.join(this.dir, STAGING, `${name}.${randomBytes(6).toString('hex')}`)
-    await fs.mkdir(staging, { recursive: true })
+    await fs.mkdir(dir, { recursive: true })
     try {
-      await writeFileAtomic(path.join(staging, DATA), writeFlatGeobuf(features, fields))
-      await writeFileAtomic(path.join(staging, INDEX), new Uint8Array(buildIndex(features).data))
-      await writeFileAtomic(path.join(staging, MANIFEST), JSON.stringify(manifest, null, 2) + '\n')
-      await fs.mkdir(path.join(this.dir, DATASETS), { recursive: true })
-      try {
-        await fs.rename(staging, target)
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code
-        if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM') {
-          throw new WorkspaceError('conflict', `A dataset named "${name}" already exists`)
-        }
-        throw error
-      }
-    } finally {
-      await fs.rm(staging, { recursive: true, force: true })
+      await writeFileAtomic(path.join(dir, DATA), writeFlatGeobuf(features, fields))
+      await writeFileAtomic(path.join(dir, INDEX), new Uint8Array(buildIndex(features).data))
+      await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n')
+    } catch (error) {
+      await fs.rm(dir, { recursive: true, force: true })
+      throw error
     }
-    return manifest
+    return { dir, manifest }
+  }
+
+  /**
+   * Make a staged dataset visible by renaming its folder into place, under the workspace lock: a name
+   * already taken, letter case aside, is a conflict and changes nothing. The staging folder is gone after.
+   */
+  async commit(staged: StagedDataset): Promise<DatasetManifest> {
+    const { name } = staged.manifest
+    try {
+      const target = this.datasetDir(name)
+      await withWorkspaceLock(this.dir, async () => {
+        const datasets = path.join(this.dir, DATASETS)
+        const existing = await fs.readdir(datasets).catch(() => [] as string[])
+        const taken = existing.find((e) => e.toLowerCase() === name.toLowerCase())
+        if (taken) {
+          throw new WorkspaceError(
+            'conflict',
+            `A dataset named "${taken}" already exists${taken === name ? '' : ` (names are unique letter case aside)`}`,
+          )
+        }
+        await fs.mkdir(datasets, { recursive: true })
+        await fs.rename(staged.dir, target)
+      })
+    } finally {
+      await fs.rm(staged.dir, { recursive: true, force: true })
+    }
+    return staged.manifest
+  }
+
+  /** Store a new dataset; a name already taken (letter case aside) is a conflict and changes nothing. */
+  async create(
+    name: string,
+    features: readonly DatasetFeature[],
+    options: { source: string; fields?: FieldInfo[]; skippedInvalid?: number },
+  ): Promise<DatasetManifest> {
+    checkDatasetName(name)
+    await this.checkFree(name)
+    return this.commit(await this.stage(name, features, options))
+  }
+
+  /** A conflict when the name is taken, letter case aside (checked again atomically by `commit`). */
+  async checkFree(name: string): Promise<void> {
+    const found = await this.find(name)
+    if (found) throw new WorkspaceError('conflict', `A dataset named "${found.name}" already exists`)
   }
 
   async isEmpty(): Promise<boolean> {

@@ -3,7 +3,8 @@ import { defineStore } from 'pinia'
 import { computed, markRaw, ref, shallowRef } from 'vue'
 import { geoError, type Dataset, type GeoError } from '@contract/index'
 import { geo, geoEvents } from '../../bridge'
-import { DATASET_COLOURS, geometryFamily, type GeometryFamily } from './dataset-style'
+import { DATASET_COLOURS } from '../../kit/palette'
+import { geometryFamily, type GeometryFamily } from './dataset-style'
 import { importFileProblem, readFileAsBase64 } from './file-reading'
 
 /** A local dataset shown on the map: its features (WGS84 GeoJSON, not reactive inside) and its legend entry. */

@@ -12,9 +12,12 @@ export const useHistoryStore = defineStore('history', () => {
   const runs = ref<RunSummary[]>([])
   const error = ref<GeoError | null>(null)
   const notice = ref('')
+  /** The list has been asked for once (until then the panel says it is loading, not that there are none). */
+  const loaded = ref(false)
 
   async function load(): Promise<void> {
     const result = await geo['runs.list']({})
+    loaded.value = true
     if (result.ok) {
       runs.value = result.value.runs
       error.value = null
@@ -53,5 +56,5 @@ export const useHistoryStore = defineStore('history', () => {
     notice.value = 'Copied into the composer.'
   }
 
-  return { runs, error, notice, load, reopen, rerun, copyToComposer }
+  return { runs, error, notice, loaded, load, reopen, rerun, copyToComposer }
 })

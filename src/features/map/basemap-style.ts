@@ -2,15 +2,16 @@ import type { FeatureLike } from 'ol/Feature'
 import Point from 'ol/geom/Point'
 import { fromLonLat } from 'ol/proj'
 import { Fill, Stroke, Style, Text } from 'ol/style'
+import { MAP_PALETTE } from '../../kit/palette'
 
-/** Colours of the offline basemap; SEA differs clearly from LAND so a glance (or a pixel test) tells them apart. */
+/** Colours of the offline basemap; the sea differs clearly from land so a glance (or a pixel test) tells them apart. */
 export const BASEMAP_COLOURS = {
-  sea: '#b5d6ea',
-  state: '#f3e6bf',
-  stateBorder: '#8a7650',
-  country: '#e2e0da',
-  countryBorder: '#a29d92',
-  label: '#3d3322',
+  sea: MAP_PALETTE.sea,
+  state: MAP_PALETTE.state,
+  stateBorder: MAP_PALETTE.stateBorder,
+  country: MAP_PALETTE.country,
+  countryBorder: MAP_PALETTE.countryBorder,
+  label: MAP_PALETTE.placeLabel,
 } as const
 
 const stateStyle = new Style({
@@ -45,7 +46,7 @@ function labelStyle(feature: FeatureLike): Style | null {
         text: name,
         font: '12px system-ui, sans-serif',
         fill: new Fill({ color: BASEMAP_COLOURS.label }),
-        stroke: new Stroke({ color: 'rgba(255,255,255,0.85)', width: 3 }),
+        stroke: new Stroke({ color: MAP_PALETTE.softHalo, width: 3 }),
         overflow: false,
       }),
       zIndex: 3,

@@ -12,6 +12,13 @@ export interface FitRequest {
   box: LonLatBox
 }
 
+/** A request to centre the view on a point, optionally at a zoom level. */
+export interface CenterRequest {
+  id: number
+  center: LonLat
+  zoom: number | null
+}
+
 /** Serializable map state only: OpenLayers objects live in MapView and the layer components. */
 export const useMapStore = defineStore('map', () => {
   const basemap = ref<BasemapPreference>({ ...DEFAULT_PREFERENCES.basemap })
@@ -19,6 +26,7 @@ export const useMapStore = defineStore('map', () => {
   const zoom = ref<number | null>(null)
   const cursor = ref<LonLat | null>(null)
   const fitRequest = ref<FitRequest | null>(null)
+  const centerRequest = ref<CenterRequest | null>(null)
 
   function setBasemap(next: BasemapPreference): void {
     if (next.kind !== basemap.value.kind || next.xyzUrl !== basemap.value.xyzUrl) basemap.value = { ...next }
@@ -37,5 +45,21 @@ export const useMapStore = defineStore('map', () => {
     fitRequest.value = { id: (fitRequest.value?.id ?? 0) + 1, box }
   }
 
-  return { basemap, center, zoom, cursor, fitRequest, setBasemap, setView, setCursor, fitTo }
+  function centerOn(point: LonLat, atZoom?: number): void {
+    centerRequest.value = { id: (centerRequest.value?.id ?? 0) + 1, center: point, zoom: atZoom ?? null }
+  }
+
+  return {
+    basemap,
+    center,
+    zoom,
+    cursor,
+    fitRequest,
+    centerRequest,
+    setBasemap,
+    setView,
+    setCursor,
+    fitTo,
+    centerOn,
+  }
 })

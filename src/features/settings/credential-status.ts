@@ -13,3 +13,8 @@ export function credentialStatusText(status: CredentialStatus | undefined): stri
   const iso = when.toISOString()
   return `Set (${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC)`
 }
+
+/** The id of a credential's input in Settings (so `settings.open` can focus it). */
+export function credentialInputId(name: CredentialStatus['name']): string {
+  return `settings-credential-${name.replace(/\./g, '-')}`
+}

@@ -8,7 +8,9 @@ import {
 } from '../../../electron/contract'
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
+import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
+import { placesOperations } from '../../../electron/contract/places/operations'
 import { HandlerRegistry } from '../../../electron/core/area'
 import { CLIENT_CALLS } from '../../../electron/core/client/calls'
 import { CALL_OPERATIONS } from '../../../electron/cli/commands/call'
@@ -87,7 +89,12 @@ describe('the one contract table', () => {
 
   it('is the union of the area tables, and the CLI calls exactly the interface operations the client implements', () => {
     expect(sorted(OPERATION_NAMES)).toEqual(
-      sorted([...Object.keys(appOperations), ...Object.keys(gisOperations)]),
+      sorted([
+        ...Object.keys(appOperations),
+        ...Object.keys(placesOperations),
+        ...Object.keys(routingOperations),
+        ...Object.keys(gisOperations),
+      ]),
     )
     expect(sorted(Object.keys(CLIENT_CALLS))).toEqual(sorted(INTERFACE_OPERATION_NAMES))
     expect(sorted(CALL_OPERATIONS)).toEqual(sorted(INTERFACE_OPERATION_NAMES))
@@ -100,7 +107,7 @@ describe('the one contract table', () => {
       appOperations,
       Object.fromEntries(Object.keys(appOperations).map((k) => [k, async () => ({})])) as never,
     )
-    expect(() => registry.complete()).toThrow(/no handler registered for gis\.layers/)
+    expect(() => registry.complete()).toThrow(/no handler registered for places\.standardize, .*gis\.layers/)
     expect(() =>
       registry.add(
         { 'nope.op': op(z.object({}), z.object({}), 'not in the table') },

@@ -77,4 +77,36 @@ describe('the local workspace port', () => {
     expect(badName.error.message).toMatch(/letters, digits/)
     expect(await new Workspace(dir).list()).toEqual([])
   })
+
+  it('names invalid features with a code the caller can act on, and imports the rest when asked to skip them', async () => {
+    const dir = tempDir()
+    const port = createWorkspacePort(dir)
+    const bytes = utf8(
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [77, 28] } },
+          {
+            type: 'Feature',
+            properties: { n: 2 },
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [77, 28],
+                  [78, 28],
+                ],
+              ],
+            },
+          },
+        ],
+      }),
+    )
+    const refused = await failure(port.importFile({ fileName: 'zones.geojson', bytes }))
+    expect(refused.error).toMatchObject({ failureClass: 'validation', code: 'invalid-features' })
+    expect(refused.error.message).toMatch(/1 of 2 features is invalid: feature 1: .*at least 4 positions/)
+    expect(await new Workspace(dir).list()).toEqual([])
+    const info = await port.importFile({ fileName: 'zones.geojson', bytes, skipInvalid: true })
+    expect(info).toMatchObject({ layername: 'zones', featureCount: 1, skippedInvalid: 1 })
+  })
 })

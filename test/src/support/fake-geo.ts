@@ -76,6 +76,16 @@ export function createFakeGeo(): FakeGeo {
     runs: [],
   })
   const state: FakeGeo['state'] = initialState()
+  const savedPlaces: Array<{
+    eLoc: string
+    placeName: string
+    placeAddress: string
+    latitude: number
+    longitude: number
+    type: string
+    userName: string
+    created: string
+  }> = []
   const scripted = new Map<OperationName, (request: never) => Result<unknown> | Promise<Result<unknown>>>()
 
   const status = (profile: string): SecretsStatus => ({
@@ -89,6 +99,30 @@ export function createFakeGeo(): FakeGeo {
   })
 
   const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
+    'places.standardize': () => ok({ found: false }),
+    'places.autosuggest': () =>
+      ok({ suggestedLocations: [], userAddedLocation: [], suggestedSearches: [], lang: 'en' as const }),
+    'places.geocode': ({ jobId }: { jobId: string }) =>
+      ok({ jobId, total: 0, matched: 0, byLevel: {}, cancelled: false }),
+    'places.cancelGeocode': () => ok({ cancelled: false }),
+    'places.listSaved': () => ok({ places: savedPlaces }),
+    'places.savePlace': (place: { placeName: string; latitude: number; longitude: number }) => {
+      const saved = {
+        eLoc: `FAKE${String(savedPlaces.length).padStart(4, '0')}`,
+        placeAddress: '',
+        type: 'POI',
+        userName: 'test',
+        created: '2026-01-01T00:00:00.000Z',
+        ...place,
+      }
+      savedPlaces.unshift(saved)
+      return ok(saved)
+    },
+    'places.deleteSaved': ({ eLoc }: { eLoc: string }) => {
+      const at = savedPlaces.findIndex((p) => p.eLoc === eLoc)
+      if (at < 0) return fail('not-found', `No saved place with eLoc ${eLoc}`)
+      return ok(savedPlaces.splice(at, 1)[0]!)
+    },
     'app.info': () =>
       ok({ name: 'Geo Analyst', version: '0.0.0-test', host: 'web', platform: 'test', configDir: '/tmp/x' }),
     'settings.get': () => ok(state.view),
@@ -167,6 +201,7 @@ export function createFakeGeo(): FakeGeo {
       return run ? ok({ run }) : fail('not-found', `no run ${id}`)
     },
     'export.save': ({ suggestedName }: { suggestedName: string }) => ok({ path: `/tmp/${suggestedName}` }),
+    ...fakeRouting(),
   }
 
   const geo = Object.fromEntries(
@@ -212,5 +247,70 @@ export function createFakeGeo(): FakeGeo {
       delete state.warning
       for (const fn of Object.values(geo)) (fn as ReturnType<typeof vi.fn>).mockClear()
     },
+  }
+}
+
+/**
+ * Routing as a fake provider answers it: distances 1.3 × the straight line, 10 m/s, every position placed
+ * where it is; the peak hour (18:00 UTC) takes 1.5 × as long in predictive runs.
+ */
+function fakeRouting() {
+  const parse = (p: string) => p.split(',').map(Number) as [number, number]
+  const metres = (a: [number, number], b: [number, number]) => {
+    const k = Math.PI / 180
+    const x = (b[0] - a[0]) * k * Math.cos(((a[1] + b[1]) / 2) * k)
+    const y = (b[1] - a[1]) * k
+    return Math.round(Math.hypot(x, y) * 6371008.8 * 1.3 * 10) / 10
+  }
+  const network = {
+    id: 'gothenburg-sample',
+    name: 'Sample network: Gothenburg',
+    attribution: 'OpenStreetMap contributors, ODbL',
+    source: 'geojson-path-finder',
+    built: '2016-12-27T10:04:02Z',
+    timeZone: 'Europe/Stockholm',
+    bbox: [11.86, 57.648, 12.094, 57.762] as [number, number, number, number],
+    counts: { nodes: 31508, edges: 44071, coords: 156757, ways: 18912 },
+    bundled: true,
+    bytes: 3245000,
+  }
+  return {
+    'routing.matrix': (request: { positions: string[]; sources?: number[]; destinations?: number[] }) => {
+      const points = request.positions.map(parse)
+      const sources = request.sources ?? [0]
+      const destinations = request.destinations ?? points.map((_, i) => i)
+      const distances = sources.map((s) => destinations.map((d) => metres(points[s]!, points[d]!)))
+      return ok({
+        code: 'Ok',
+        distances,
+        durations: distances.map((row) => row.map((m) => Math.round(m) / 10)),
+        network: network.id,
+        snapped: points.map(([lon, lat]) => ({ lon, lat, distance: 0 })),
+        sources,
+        destinations,
+        durationMs: 5,
+      })
+    },
+    'routing.predictive': (request: { coordinates: string[]; departures: number[] }) => {
+      const points = request.coordinates.map(parse)
+      let total = 0
+      for (let i = 1; i < points.length; i++) total += metres(points[i - 1]!, points[i]!)
+      return ok({
+        results: request.departures.map((departure) => ({
+          departure,
+          code: 'Ok',
+          distance: total,
+          duration: (total / 10) * (new Date(departure * 1000).getUTCHours() === 18 ? 1.5 : 1),
+        })),
+        network: network.id,
+        model: true,
+      })
+    },
+    'routing.networks': () =>
+      ok({ networks: [network], speedModel: { name: 'Default speed model', model: true } }),
+    'routing.importNetwork': ({ fileName }: { fileName: string }) =>
+      ok({ ...network, id: fileName.replace(/\..*$/, ''), name: fileName, bundled: false }),
+    'routing.cancelImport': () => ok({ cancelled: false }),
+    'routing.removeNetwork': ({ id }: { id: string }) => ok({ removed: id }),
   }
 }

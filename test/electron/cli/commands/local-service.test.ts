@@ -79,4 +79,71 @@ describe('geo-analyst serve / import / datasets', () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it('malformed files of every reader exit 2 as validation errors naming the problem, never "unexpected"', async () => {
+    const dir = await tempDir()
+    try {
+      const ws = path.join(dir, 'ws')
+      const fgb = new Uint8Array(2048).fill(0xff)
+      fgb.set([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00])
+      const files: Array<[string, string | Uint8Array, RegExp]> = [
+        ['hang.fgb', fgb, /FlatGeobuf file is not readable/],
+        [
+          'typed.geojson',
+          '{"type":"Feature","properties":{},"geometry":{"type":5,"coordinates":[77,28]}}',
+          /feature 0: geometry\.type: must be one of/,
+        ],
+        ['attrs.kml', '<?xml version="1.0"?><kml a="1" a="2"></kml>', /malformed KML/],
+        ['ring.csv', 'id,wkt\n1,"POLYGON ((0 0, 1 1, 0 1))"\n', /line 2: not a valid WKT geometry/],
+        ['bad.zip', new Uint8Array([0x50, 0x4b, 3, 4, 9, 9, 9]), /not a readable zip archive/],
+        ['bad.gpkg', 'SQLite format 3\u0000' + 'x'.repeat(2000), /GeoPackage could not be read/],
+      ]
+      for (const [name, content, reason] of files) {
+        const file = path.join(dir, name)
+        await writeFile(file, content)
+        const out = await run(['import', file, '--workspace', ws])
+        expect(out.code, `${name}: ${out.stderr}`).toBe(2)
+        expect(out.stderr).toMatch(/^geo-analyst: validation: /)
+        expect(out.stderr).toMatch(reason)
+        expect(out.stderr).not.toMatch(/is not a function|unexpected|unclassified/)
+      }
+      const list = await run(['datasets', '--workspace', ws, '--json'])
+      expect(JSON.parse(list.stdout)).toEqual([])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it('--skip-invalid imports the valid features and says how many were left out', async () => {
+    const dir = await tempDir()
+    try {
+      const file = path.join(dir, 'mixed.geojson')
+      const point = (x: number) => ({ type: 'Point', coordinates: [x, 28] })
+      await writeFile(
+        file,
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [
+            { type: 'Feature', properties: { n: 1 }, geometry: point(77) },
+            { type: 'Feature', properties: { n: 2 }, geometry: { type: 'point', coordinates: [77, 28] } },
+            { type: 'Feature', properties: { '': 3 }, geometry: point(78) },
+          ],
+        }),
+      )
+      const ws = path.join(dir, 'ws')
+      const refused = await run(['import', file, '--workspace', ws])
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toMatch(
+        /2 of 3 features are invalid: feature 1: .*; feature 2: a property name is empty/,
+      )
+      expect(refused.stderr).toMatch(/--skip-invalid/)
+      const imported = await run(['import', file, '--workspace', ws, '--skip-invalid'])
+      expect(imported.code).toBe(0)
+      expect(imported.stdout).toMatch(
+        /Imported mixed: 1 POINT features, 1 fields\. 2 invalid features were left out\./,
+      )
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

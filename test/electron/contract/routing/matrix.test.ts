@@ -3,6 +3,8 @@ import {
   matrixResponseSchema,
   validateMatrix,
   validatePredictive,
+  matrixErrorCode,
+  combinationIssues,
 } from '../../../../electron/contract/routing/matrix'
 
 const base = { resources: 'distance_matrix', profile: 'driving', geopositions: '77.1,28.6;77.2,28.7' }
@@ -40,5 +42,24 @@ describe('matrix validators (§4.3, §4.4, §8)', () => {
     })
     expect(r.responseCode).toBe(200)
     expect(r.results.distances).toEqual([[0, null, null, 5]])
+  })
+  it('names the spec code of a refused request: InvalidService, InvalidOptions or InvalidQuery', () => {
+    const code = (params: Record<string, unknown>) => {
+      const r = validateMatrix(params)
+      return r.ok ? 'Ok' : matrixErrorCode(r.issues)
+    }
+    expect(code({ ...base, resources: 'distance_matrix_live' })).toBe('InvalidService')
+    expect(code({ ...base, profile: 'flying' })).toBe('InvalidService')
+    expect(code({ ...base, profile: 'walking', resources: 'distance_matrix_eta' })).toBe('InvalidOptions')
+    expect(code({ ...base, profile: 'biking', rtype: 1 })).toBe('InvalidOptions')
+    expect(code({ ...base, rtype: 3 })).toBe('InvalidOptions')
+    expect(code({ ...base, geopositions: '1,2;north' })).toBe('InvalidQuery')
+    expect(code({ ...base, sources: '0;9' })).toBe('InvalidQuery')
+    const many = Array.from({ length: 101 }, () => '1,1').join(';')
+    expect(code({ ...base, geopositions: many })).toBe('InvalidQuery')
+    expect(
+      combinationIssues({ resources: 'distance_matrix_traffic', profile: 'biking' }).map((i) => i.field),
+    ).toEqual(['profile'])
+    expect(combinationIssues({ resources: 'distance_matrix', profile: 'trucking', rtype: 1 })).toEqual([])
   })
 })

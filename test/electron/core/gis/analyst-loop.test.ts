@@ -290,6 +290,27 @@ describe('importing and cancelling', () => {
     expect(datasets.find((d) => d.layername === 'many_points')?.featureCount).toBe(200_000)
   }, 120_000)
 
+  it('refuses a file with invalid features, saying skipping is possible, and imports the rest with skipInvalid', async () => {
+    const contentBase64 = Buffer.from(
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [77, 28] } },
+          { type: 'Feature', properties: { n: 2 }, geometry: { type: 'Point', coordinates: [77, 128] } },
+        ],
+      }),
+    ).toString('base64')
+    const refused = await error('datasets.import', { fileName: 'half_bad.geojson', contentBase64 })
+    expect(refused).toMatchObject({ failureClass: 'validation', code: 'invalid-features' })
+    expect(refused.message).toMatch(/feature 1: .*latitude 128 is outside/)
+    const imported = await value<Record<string, unknown>>('datasets.import', {
+      fileName: 'half_bad.geojson',
+      contentBase64,
+      skipInvalid: true,
+    })
+    expect(imported).toMatchObject({ layername: 'half_bad', featureCount: 1, skippedInvalid: 1, local: true })
+  }, 60_000)
+
   it('cancels a long join mid-run: the run ends cancelled, is recorded, and the service keeps answering', async () => {
     const { failure, phases, cancelled } = await runAndCancel('long-1', longJoin)
     expect(cancelled).toEqual({ ok: true, value: { cancelled: true } })

@@ -1,12 +1,12 @@
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/vue'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { geoError, ok, type Dataset, type Result } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import DatasetsPanel from '../../../../src/features/datasets/DatasetsPanel.vue'
 import { useDatasetsStore } from '../../../../src/features/datasets/datasets-store'
 import type { FakeGeo } from '../../support/fake-geo'
-import { getByRole, queryAllByRole } from '../../support/query'
+import { renderInApp } from '../../support/render'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -15,8 +15,8 @@ vi.mock('../../../../src/bridge', async () => {
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
-let pinia: Pinia
-let wrapper: VueWrapper | null = null
+// A person can pick any file in the chooser (its "All files" filter), not only the accepted types.
+const user = userEvent.setup({ applyAccept: false })
 
 const STATES: Dataset = {
   layername: 'india_states',
@@ -43,19 +43,26 @@ const pointsGeoJson = JSON.stringify({
   ],
 })
 
-async function mountPanel() {
-  wrapper = mount(DatasetsPanel, { attachTo: document.body, global: { plugins: [pinia] } })
-  await flushPromises()
+/** The panel once it has listed the datasets. */
+async function renderPanel() {
+  renderInApp(DatasetsPanel)
+  await waitFor(() => expect(fake.geo['gis.layers']).toHaveBeenCalled())
+  await waitFor(() => expect(screen.queryByRole('status', { name: '' })).toBeNull())
 }
 
-const button = (name: string) => getByRole<HTMLButtonElement>(document.body, 'button', name)
-const items = (list: string) => [...getByRole(document.body, 'list', list).querySelectorAll(':scope > li')]
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name })
+/** The list's own items (not those of nested lists), by their accessible names. */
+const items = (list: string) => {
+  const element = screen.getByRole('list', { name: list })
+  return within(element)
+    .getAllByRole('listitem')
+    .filter((li) => li.parentElement === element)
+}
 const names = (list: string) => items(list).map((li) => li.getAttribute('aria-label'))
+const alert = (text: RegExp) => screen.getAllByRole('alert').find((a) => text.test(a.textContent ?? ''))
 
-function chooseFile(file: File) {
-  const input = document.querySelector<HTMLInputElement>('input[aria-label="Dataset file to import"]')!
-  Object.defineProperty(input, 'files', { value: [file], configurable: true })
-  input.dispatchEvent(new Event('change'))
+async function chooseFile(file: File) {
+  await user.upload(screen.getByLabelText('Dataset file to import'), file)
 }
 
 describe('DatasetsPanel', () => {
@@ -86,98 +93,86 @@ describe('DatasetsPanel', () => {
         ],
       }),
     )
-    pinia = createPinia()
-    setActivePinia(pinia)
-  })
-  afterEach(() => {
-    wrapper?.unmount()
-    wrapper = null
-    document.body.innerHTML = ''
+    localStorage.clear()
   })
 
   it('lists the datasets with geometry type, source, feature count and fields', async () => {
-    await mountPanel()
-    getByRole(document.body, 'region', 'Datasets')
+    await renderPanel()
+    screen.getByRole('region', { name: 'Datasets' })
     expect(names('Datasets')).toEqual(['india_states', 'india_cities', 'parcels'])
     const [states, cities, remote] = items('Datasets')
     expect(states!.textContent).toContain('MULTIPOLYGON · source local · 37 features')
-    expect(getByRole(states!, 'list', 'Fields of india_states').textContent).toMatch(
+    expect(within(states!).getByRole('list', { name: 'Fields of india_states' }).textContent).toMatch(
       /name\s*string\s*iso\s*string/,
     )
     expect(cities!.textContent).toContain('POINT · 3,502 features')
     expect(remote!.textContent).toContain('geometry type not given')
     // Only local datasets can be shown on the map.
     expect(
-      queryAllByRole(document.body, 'button', /^Show .* on map$/).map((b) => b.getAttribute('aria-label')),
+      screen.queryAllByRole('button', { name: /^Show .* on map$/ }).map((b) => b.getAttribute('aria-label')),
     ).toEqual(['Show india_states on map', 'Show india_cities on map'])
   })
 
   it('refreshes on the button, on datasets.changed, and when the active profile changes', async () => {
-    await mountPanel()
+    await renderPanel()
     const layers = vi.mocked(fake.geo['gis.layers'])
     expect(layers).toHaveBeenCalledTimes(1)
     fake.state.datasets = [CITIES]
-    button('Refresh datasets').click()
-    await flushPromises()
-    expect(names('Datasets')).toEqual(['india_cities'])
+    await user.click(button('Refresh datasets'))
+    await waitFor(() => expect(names('Datasets')).toEqual(['india_cities']))
 
     fake.state.datasets = [CITIES, { layername: 'new_one', local: true }]
     fake.emit('datasets.changed', { reason: 'import' })
-    await flushPromises()
-    expect(names('Datasets')).toEqual(['india_cities', 'new_one'])
+    await waitFor(() => expect(names('Datasets')).toEqual(['india_cities', 'new_one']))
     expect(layers).toHaveBeenCalledTimes(3)
 
     // Same profile: nothing to refresh; another profile: its datasets.
     fake.emit('settings.changed', fake.state.view)
-    await flushPromises()
-    expect(layers).toHaveBeenCalledTimes(3)
     fake.state.datasets = [REMOTE]
     fake.emit('settings.changed', { ...fake.state.view, activeProfile: 'Cloud' })
-    await flushPromises()
+    await waitFor(() => expect(names('Datasets')).toEqual(['parcels']))
     expect(layers).toHaveBeenCalledTimes(4)
-    expect(names('Datasets')).toEqual(['parcels'])
   })
 
   it('explains a failed listing with its next step', async () => {
     fake.failNext('gis.layers', geoError('authentication', 'The GIS token was refused (401)'))
-    await mountPanel()
-    const alert = getByRole(document.body, 'alert', /The GIS token was refused/)
-    expect(alert.textContent).toContain('Re-enter the credential')
+    await renderPanel()
+    const refused = await screen.findByRole('alert')
+    expect(refused.textContent).toContain('The GIS token was refused')
+    expect(refused.textContent).toContain('Re-enter the credential')
   })
 
   it('shows local datasets on the map, each in its own colour, with a legend', async () => {
-    await mountPanel()
+    await renderPanel()
     const store = useDatasetsStore()
-    button('Show india_cities on map').click()
-    await flushPromises()
+    await user.click(button('Show india_cities on map'))
+    await waitFor(() => expect(button('Show india_cities on map').getAttribute('aria-pressed')).toBe('true'))
     expect(fake.geo['datasets.features']).toHaveBeenCalledWith({ name: 'india_cities' })
-    expect(button('Show india_cities on map').getAttribute('aria-pressed')).toBe('true')
     expect(names('Legend')).toEqual(['india_cities: POINT'])
     expect(items('Legend')[0]!.textContent).toContain('POINT · 1')
-    button('Show india_states on map').click()
-    await flushPromises()
-    expect(names('Legend')).toEqual(['india_cities: POINT', 'india_states: MULTIPOLYGON'])
+    await user.click(button('Show india_states on map'))
+    await waitFor(() =>
+      expect(names('Legend')).toEqual(['india_cities: POINT', 'india_states: MULTIPOLYGON']),
+    )
     expect(store.shown.map((s) => s.family)).toEqual(['point', 'polygon'])
     expect(new Set(store.shown.map((s) => s.colour)).size).toBe(2)
-    button('Show india_cities on map').click()
-    await flushPromises()
-    expect(names('Legend')).toEqual(['india_states: MULTIPOLYGON'])
+    await user.click(button('Show india_cities on map'))
+    await waitFor(() => expect(names('Legend')).toEqual(['india_states: MULTIPOLYGON']))
     expect(button('Show india_cities on map').getAttribute('aria-pressed')).toBe('false')
   })
 
   it('says why a dataset cannot be shown', async () => {
     fake.state.features.delete('india_cities')
-    await mountPanel()
-    button('Show india_cities on map').click()
-    await flushPromises()
-    expect(getByRole(document.body, 'alert', /no local dataset named "india_cities"/).textContent).toContain(
-      'Check the name or address',
-    )
-    expect(queryAllByRole(document.body, 'list', 'Legend')).toHaveLength(0)
+    await renderPanel()
+    await user.click(button('Show india_cities on map'))
+    const refused = await screen.findByRole('alert')
+    expect(refused.textContent).toContain('no local dataset named "india_cities"')
+    expect(refused.textContent).toContain('Check the name or address')
+    expect(screen.queryByRole('list', { name: 'Legend' })).toBeNull()
   })
 
   it('imports a chosen file as base64 with a progress bar, then lists the new dataset', async () => {
-    await mountPanel()
+    await renderPanel()
     let release: (value: Result<Dataset>) => void = () => {}
     let sent: { fileName: string; contentBase64: string } | null = null
     fake.respond('datasets.import', ((request: { fileName: string; contentBase64: string }) => {
@@ -185,10 +180,10 @@ describe('DatasetsPanel', () => {
       return new Promise<Result<Dataset>>((resolve) => (release = resolve))
     }) as never)
     const text = JSON.stringify({ type: 'FeatureCollection', features: [] })
-    chooseFile(new File([text], 'wells.geojson', { type: 'application/geo+json' }))
-    await vi.waitFor(() => expect(sent).not.toBeNull())
-    const bar = getByRole(document.body, 'progressbar', 'Importing wells.geojson')
-    expect(bar.getAttribute('aria-valuetext')).toBe('Uploading wells.geojson…')
+    await chooseFile(new File([text], 'wells.geojson', { type: 'application/geo+json' }))
+    await waitFor(() => expect(sent).not.toBeNull())
+    const bar = await screen.findByRole('progressbar', { name: 'Importing wells.geojson' })
+    await waitFor(() => expect(bar.getAttribute('aria-valuetext')).toBe('Uploading wells.geojson…'))
     expect(sent!.fileName).toBe('wells.geojson')
     expect(atob(sent!.contentBase64)).toBe(text)
     expect(button('Import file').disabled).toBe(true)
@@ -196,55 +191,49 @@ describe('DatasetsPanel', () => {
     const wells: Dataset = { layername: 'wells', geometrytype: 'POINT', featureCount: 12, local: true }
     fake.state.datasets = [...fake.state.datasets, wells]
     release(ok(wells))
-    await flushPromises()
-    expect(queryAllByRole(document.body, 'progressbar', /.*/)).toHaveLength(0)
-    getByRole(document.body, 'status', 'Imported wells (12 features)')
-    expect(names('Datasets')).toContain('wells')
+    await screen.findByText('Imported wells (12 features)')
+    await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull())
+    await waitFor(() => expect(names('Datasets')).toContain('wells'))
   })
 
   it('shows the reading percentage while the file is read', async () => {
-    await mountPanel()
+    await renderPanel()
     const store = useDatasetsStore()
     const seen: Array<number | null> = []
     store.$subscribe(() => {
       if (store.importing) seen.push(store.importing.percent)
     })
-    chooseFile(new File(['x'.repeat(2048)], 'big.csv'))
-    await vi.waitFor(() => expect(store.importing).toBeNull())
+    await chooseFile(new File(['x'.repeat(2048)], 'big.csv'))
+    await waitFor(() => expect(store.importing).toBeNull())
     expect(seen[0]).toBe(0)
     expect(seen).toContain(100)
   })
 
   it('refuses a file type the workspace cannot import, and explains a failed import', async () => {
-    await mountPanel()
-    chooseFile(new File(['hello'], 'notes.txt'))
-    await flushPromises()
-    const refused = getByRole(document.body, 'alert', /notes\.txt: only \.geojson, .* can be imported/)
-    expect(refused.textContent).toContain('Correct the field named in the message')
+    await renderPanel()
+    await chooseFile(new File(['hello'], 'notes.txt'))
+    await waitFor(() => expect(alert(/notes\.txt: only \.geojson, .* can be imported/)).toBeDefined())
+    expect(alert(/notes\.txt/)!.textContent).toContain('Correct the field named in the message')
     expect(fake.geo['datasets.import']).not.toHaveBeenCalled()
 
     fake.failNext('datasets.import', geoError('conflict', 'a dataset named "wells" already exists'))
-    chooseFile(new File(['{}'], 'wells.geojson'))
-    await vi.waitFor(() =>
-      getByRole(
-        document.body,
-        'alert',
-        /^wells\.geojson was not imported: a dataset named "wells" already exists/,
-      ),
+    await chooseFile(new File(['{}'], 'wells.geojson'))
+    await waitFor(() =>
+      expect(alert(/^wells\.geojson was not imported: a dataset named "wells" already exists/)).toBeDefined(),
     )
-    expect(document.body.textContent).toContain('reconcile before writing again')
+    expect(alert(/^wells\.geojson/)!.textContent).toContain('reconcile before writing again')
   })
 
   it('imports a file dropped onto the panel', async () => {
-    await mountPanel()
+    await renderPanel()
     const file = new File(['{"type":"FeatureCollection","features":[]}'], 'dropped.geojson')
-    const drop = new Event('drop', { bubbles: true, cancelable: true })
-    Object.defineProperty(drop, 'dataTransfer', { value: { files: [file], types: ['Files'] } })
-    getByRole(document.body, 'region', 'Datasets').dispatchEvent(drop)
-    await vi.waitFor(() => expect(fake.geo['datasets.import']).toHaveBeenCalledTimes(1))
+    await fireEvent.drop(screen.getByRole('region', { name: 'Datasets' }), {
+      dataTransfer: { files: [file], types: ['Files'] },
+    })
+    await waitFor(() => expect(fake.geo['datasets.import']).toHaveBeenCalledTimes(1))
     expect(vi.mocked(fake.geo['datasets.import']).mock.calls[0]![0]).toMatchObject({
       fileName: 'dropped.geojson',
     })
-    await vi.waitFor(() => getByRole(document.body, 'status', 'Imported dropped'))
+    await screen.findByText('Imported dropped')
   })
 })

@@ -1,14 +1,14 @@
-import { flushPromises, mount } from '@vue/test-utils'
+import { screen, waitFor, within } from '@testing-library/vue'
+import userEvent from '@testing-library/user-event'
 import type { Polygon } from 'geojson'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { geoError } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import DrawToolbar from '../../../../src/features/draw/DrawToolbar.vue'
 import { useDrawingsStore } from '../../../../src/features/draw/drawings-store'
 import { useMapStore } from '../../../../src/features/map/map-store'
 import type { FakeGeo } from '../../support/fake-geo'
-import { getByRole, queryAllByRole } from '../../support/query'
+import { renderInApp } from '../../support/render'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -17,7 +17,8 @@ vi.mock('../../../../src/bridge', async () => {
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
-let pinia: Pinia
+// A person can pick any file in the chooser (its "All files" filter), not only the accepted types.
+const user = userEvent.setup({ applyAccept: false })
 
 const square = (lon = 77): Polygon => ({
   type: 'Polygon',
@@ -32,28 +33,24 @@ const square = (lon = 77): Polygon => ({
   ],
 })
 
-async function mountToolbar() {
-  const wrapper = mount(DrawToolbar, { attachTo: document.body, global: { plugins: [pinia] } })
-  await flushPromises()
-  return wrapper
+async function renderToolbar() {
+  renderInApp(DrawToolbar)
+  await waitFor(() => expect(fake.geo['drawings.load']).toHaveBeenCalled())
 }
 
-const button = (name: string) => getByRole<HTMLButtonElement>(document.body, 'button', name)
-const shapeItems = () => [...getByRole(document.body, 'list', 'Drawn shapes').querySelectorAll('li')]
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name })
+const shapeItems = () => within(screen.getByRole('list', { name: 'Drawn shapes' })).queryAllByRole('listitem')
+const alerts = (text: RegExp) => screen.queryAllByRole('alert').filter((a) => text.test(a.textContent ?? ''))
 
 describe('DrawToolbar', () => {
   beforeEach(() => {
     fake.reset()
-    pinia = createPinia()
-    setActivePinia(pinia)
-  })
-  afterEach(() => {
-    document.body.innerHTML = ''
+    localStorage.clear()
   })
 
   it('offers every drawing tool by name and states the circle’s vertex count', async () => {
-    await mountToolbar()
-    const toolbar = getByRole(document.body, 'toolbar', 'Drawing tools')
+    await renderToolbar()
+    const toolbar = within(screen.getByRole('toolbar', { name: 'Drawing tools' }))
     for (const name of [
       'Draw polygon',
       'Draw rectangle',
@@ -67,20 +64,16 @@ describe('DrawToolbar', () => {
       'Redo',
       'Import shapes',
       'Clear drawings',
-    ]) {
-      expect(toolbar.contains(button(name))).toBe(true)
-    }
+    ])
+      toolbar.getByRole('button', { name })
     expect(button('Draw circle').textContent).toContain('Circle (64 vertices)')
-    button('Draw circle').click()
-    await flushPromises()
+    await user.click(button('Draw circle'))
     expect(button('Draw circle').getAttribute('aria-pressed')).toBe('true')
-    expect(getByRole(document.body, 'status', /Circle \(64 vertices\): sent as a polygon/)).toBeTruthy()
-    button('Draw polygon').click()
-    await flushPromises()
+    expect(screen.getByRole('status').textContent).toContain('Circle (64 vertices): sent as a polygon')
+    await user.click(button('Draw polygon'))
     expect(useDrawingsStore().mode).toBe('polygon')
     expect(button('Draw circle').getAttribute('aria-pressed')).toBe('false')
-    button('Draw polygon').click()
-    await flushPromises()
+    await user.click(button('Draw polygon'))
     expect(useDrawingsStore().mode).toBe('none')
   })
 
@@ -96,43 +89,43 @@ describe('DrawToolbar', () => {
         },
       ],
     }
-    await mountToolbar()
+    await renderToolbar()
+    await waitFor(() =>
+      expect(shapeItems().map((li) => li.getAttribute('aria-label'))).toEqual([
+        expect.stringMatching(/^Polygon 1 · 10,8\d\d\.\d km²$/),
+      ]),
+    )
     expect(fake.geo['drawings.load']).toHaveBeenCalledTimes(1)
-    expect(shapeItems().map((li) => li.getAttribute('aria-label'))).toEqual([
-      expect.stringMatching(/^Polygon 1 · 10,8\d\d\.\d km²$/),
-    ])
   })
 
   it('selects shapes from the list (Shift adds), deletes them, and undoes and redoes with the buttons', async () => {
-    await mountToolbar()
+    await renderToolbar()
     const store = useDrawingsStore()
     store.add('polygon', square())
     store.add('point', { type: 'Point', coordinates: [77.5, 28.5] })
-    await flushPromises()
+    await waitFor(() => expect(shapeItems()).toHaveLength(2))
     expect(button('Delete selected').disabled).toBe(true)
-    const [first, second] = shapeItems().map((li) => li.querySelector('button')!)
-    first!.click()
-    second!.dispatchEvent(new MouseEvent('click', { bubbles: true, shiftKey: true }))
-    await flushPromises()
+    const [first, second] = shapeItems().map((li) => within(li).getByRole('button'))
+    await user.click(first!)
+    await user.keyboard('{Shift>}')
+    await user.click(second!)
+    await user.keyboard('{/Shift}')
     expect(first!.getAttribute('aria-pressed')).toBe('true')
     expect(second!.getAttribute('aria-pressed')).toBe('true')
-    button('Delete selected').click()
-    await flushPromises()
+    await user.click(button('Delete selected'))
     expect(shapeItems()).toHaveLength(0)
-    button('Undo').click()
-    await flushPromises()
+    await user.click(button('Undo'))
     expect(shapeItems().map((li) => li.getAttribute('aria-label'))).toEqual([
       expect.stringMatching(/^Polygon 1 · /),
       'Point 1',
     ])
-    button('Redo').click()
-    await flushPromises()
+    await user.click(button('Redo'))
     expect(shapeItems()).toHaveLength(0)
     expect(button('Redo').disabled).toBe(true)
   })
 
   it('shows an alert naming a self-intersecting shape until it is fixed', async () => {
-    await mountToolbar()
+    await renderToolbar()
     const store = useDrawingsStore()
     const id = store.add('polygon', {
       type: 'Polygon',
@@ -146,47 +139,40 @@ describe('DrawToolbar', () => {
         ],
       ],
     })
-    await flushPromises()
-    expect(getByRole(document.body, 'alert', /^Polygon 1 crosses itself/)).toBeTruthy()
+    await waitFor(() => expect(alerts(/^\s*Polygon 1 crosses itself/)).toHaveLength(1))
     store.updateGeometries([{ id, geometry: square() }])
-    await flushPromises()
-    expect(queryAllByRole(document.body, 'alert', /crosses itself/)).toHaveLength(0)
+    await waitFor(() => expect(alerts(/crosses itself/)).toHaveLength(0))
   })
 
   it('says when drawings could not be saved, with the next step, and keeps them', async () => {
-    vi.useFakeTimers()
-    try {
-      await mountToolbar()
-      fake.failNext('drawings.save', geoError('local-configuration', 'The drawings file is read-only'))
-      useDrawingsStore().add('polygon', square())
-      await vi.advanceTimersByTimeAsync(500)
-      const alert = getByRole(document.body, 'alert', /The drawings file is read-only/)
-      expect(alert.textContent).toContain('Fix the setting or credential named in the message')
-      expect(document.body.textContent).toContain('saved again on your next change')
-      expect(shapeItems()).toHaveLength(1)
-    } finally {
-      vi.useRealTimers()
-    }
+    await renderToolbar()
+    fake.respond('drawings.save', () => ({
+      ok: false,
+      error: geoError('local-configuration', 'The drawings file is read-only'),
+    }))
+    useDrawingsStore().add('polygon', square())
+    // Saving waits for a pause in the editing; the alert appears once the save has failed.
+    await waitFor(() => expect(alerts(/The drawings file is read-only/)).toHaveLength(1), { timeout: 3000 })
+    const [alert] = alerts(/The drawings file is read-only/)
+    expect(alert!.textContent).toContain('Fix the setting or credential named in the message')
+    screen.getByText(/saved again on your next change/)
+    expect(shapeItems()).toHaveLength(1)
   })
 
   it('imports shapes from the chosen file and fits the map to them', async () => {
-    await mountToolbar()
-    const input = document.querySelector<HTMLInputElement>('input[type=file]')!
-    expect(input.getAttribute('aria-label')).toBe('Shapes file (GeoJSON or KML)')
+    await renderToolbar()
+    const input = screen.getByLabelText('Shapes file (GeoJSON or KML)')
     const file = new File(
       [JSON.stringify({ type: 'Feature', properties: { name: 'Zone A' }, geometry: square(80) })],
       'zone.geojson',
     )
-    Object.defineProperty(input, 'files', { value: [file], configurable: true })
-    input.dispatchEvent(new Event('change'))
-    await flushPromises()
-    await vi.waitFor(() => expect(shapeItems()).toHaveLength(1))
+    await user.upload(input, file)
+    await waitFor(() => expect(shapeItems()).toHaveLength(1))
     expect(shapeItems()[0]!.getAttribute('aria-label')).toMatch(/^Zone A · /)
     expect(useMapStore().fitRequest?.box).toEqual([80, 28, 81, 29])
 
-    Object.defineProperty(input, 'files', { value: [new File(['nope'], 'notes.txt')], configurable: true })
-    input.dispatchEvent(new Event('change'))
-    await vi.waitFor(() => getByRole(document.body, 'alert', /^Shapes not imported: notes\.txt: /))
+    await user.upload(input, new File(['nope'], 'notes.txt'))
+    await waitFor(() => expect(alerts(/^\s*Shapes not imported: notes\.txt: /)).toHaveLength(1))
     expect(shapeItems()).toHaveLength(1)
   })
 })

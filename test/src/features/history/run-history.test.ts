@@ -1,15 +1,15 @@
-import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import PrimeVue from 'primevue/config'
+import { screen, waitFor, within } from '@testing-library/vue'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, h } from 'vue'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ok, type JoinRun, type RunSummary } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import RunHistory from '../../../../src/features/history/RunHistory.vue'
 import { useJoinFormStore } from '../../../../src/features/join/join-form-store'
 import ResultsPanel from '../../../../src/features/results/ResultsPanel.vue'
+import { useShellStore } from '../../../../src/features/shell/shell-store'
 import type { FakeGeo } from '../../support/fake-geo'
-import { getByRole, queryAllByRole } from '../../support/query'
+import { renderInApp } from '../../support/render'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -18,7 +18,7 @@ vi.mock('../../../../src/bridge', async () => {
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
-let pinia: Pinia
+const user = userEvent.setup()
 
 const DRAWN = {
   type: 'FeatureCollection' as const,
@@ -95,71 +95,77 @@ const KEPT: JoinRun = {
 
 const Both = defineComponent({ render: () => [h(ResultsPanel), h(RunHistory)] })
 
-async function mountHistory() {
-  mount(Both, { attachTo: document.body, global: { plugins: [pinia, [PrimeVue, { unstyled: true }]] } })
-  await flushPromises()
+async function renderHistory() {
+  const rendered = renderInApp(Both)
+  await waitFor(() => expect(items()).toHaveLength(fake.state.runs.length))
+  return rendered
 }
-async function click(element: HTMLElement) {
-  element.click()
-  await flushPromises()
-}
-const history = () => getByRole(document.body, 'region', 'Run history')
-const items = () => [...history().querySelectorAll('li')]
+const history = () => within(screen.getByRole('region', { name: 'Run history' }))
+const items = () => history().queryAllByRole('listitem')
+const text = (el: HTMLElement) => el.textContent?.replace(/\s+/g, ' ') ?? ''
 
 describe('Run history', () => {
   beforeEach(() => {
     fake.reset()
     fake.state.runs = [DONE, FAILED]
-    pinia = createPinia()
-    setActivePinia(pinia)
-  })
-  afterEach(() => {
-    document.body.innerHTML = ''
+    localStorage.clear()
   })
 
   it('lists each run with its parameters, status, duration and row count', async () => {
-    await mountHistory()
-    expect(items()).toHaveLength(2)
-    const [done, failed] = items().map((li) => li.textContent?.replace(/\s+/g, ' ') ?? '')
-    expect(done).toContain('india_cities DWithin 1 drawn shape (5000 m) [name,geom]')
-    expect(done).toContain('succeeded (HTTP 200)')
-    expect(done).toContain('1.2 s')
-    expect(done).toContain('2 rows')
-    expect(failed).toContain('india_cities.name = india_states.name')
-    expect(failed).toContain('failed: not-found (HTTP 404)')
-    expect(getByRole<HTMLButtonElement>(items()[1]!, 'button', 'Reopen').disabled).toBe(true)
+    await renderHistory()
+    const [done, failed] = items()
+    expect(text(done!)).toContain('india_cities DWithin 1 drawn shape (5000 m) [name,geom]')
+    expect(text(done!)).toContain('succeeded (HTTP 200)')
+    expect(text(done!)).toContain('1.2 s')
+    expect(text(done!)).toContain('2 rows')
+    expect(text(failed!)).toContain('india_cities.name = india_states.name')
+    expect(text(failed!)).toContain('failed: not-found (HTTP 404)')
+    expect(within(failed!).getByRole<HTMLButtonElement>('button', { name: 'Reopen' }).disabled).toBe(true)
   })
 
-  it('reopens a kept result in the results table', async () => {
+  it('says it is loading until the list has come, not that there are no runs', async () => {
+    let answer: (value: ReturnType<typeof ok>) => void = () => {}
+    fake.respond('runs.list', () => new Promise((resolve) => (answer = resolve)))
+    renderInApp(Both)
+    await history().findByRole('status', { name: '' })
+    expect(history().getByRole('status').textContent).toBe('Loading runs…')
+    expect(history().queryByText('No runs yet.')).toBeNull()
+    answer(ok({ runs: [] }))
+    await history().findByText('No runs yet.')
+    expect(history().queryByRole('status')).toBeNull()
+  })
+
+  it('reopens a kept result in the results table and brings the Results panel forward', async () => {
     fake.respond('runs.get', () => ok({ run: DONE, result: KEPT }))
-    await mountHistory()
-    await click(getByRole(items()[0]!, 'button', 'Reopen'))
+    await renderHistory()
+    await user.click(within(items()[0]!).getByRole('button', { name: 'Reopen' }))
+    const table = await screen.findByRole('table', { name: 'Join results' })
     expect(fake.geo['runs.get']).toHaveBeenCalledWith({ id: 'run-1' })
-    const table = getByRole(document.body, 'table', 'Join results')
-    expect(table.textContent).toContain('Thane')
-    expect(getByRole(document.body, 'region', 'Results').textContent).toContain('2 rows')
+    within(table).getByRole('cell', { name: 'Thane' })
+    within(screen.getByRole('region', { name: 'Results' })).getByText('2 rows')
+    expect(useShellStore().bottomTab).toBe('gis.results')
   })
 
   it('re-runs with the same parameters and body, and lists the new run', async () => {
-    await mountHistory()
+    await renderHistory()
     fake.respond('gis.join', ({ runId }: { runId: string }) => {
       fake.state.runs = [{ ...DONE, id: runId, time: '2026-11-22T11:00:00.000Z' }, ...fake.state.runs]
       return ok<JoinRun>({ ...KEPT, runId })
     })
-    await click(getByRole(items()[0]!, 'button', 'Re-run'))
+    await user.click(within(items()[0]!).getByRole('button', { name: 'Re-run' }))
+    await waitFor(() => expect(items()).toHaveLength(3))
     expect(fake.geo['gis.join']).toHaveBeenCalledWith({
       runId: expect.any(String),
       params: DONE.params,
       body: DRAWN,
     })
-    await flushPromises()
-    expect(items()).toHaveLength(3)
-    expect(queryAllByRole(document.body, 'table', 'Join results')).toHaveLength(1)
+    expect(screen.getAllByRole('table', { name: 'Join results' })).toHaveLength(1)
   })
 
-  it('copies a run into the composer, with its distance and its drawn shapes', async () => {
-    await mountHistory()
-    await click(getByRole(items()[0]!, 'button', 'Copy to composer'))
+  it('copies a run into the composer, with its distance and its drawn shapes, and shows the composer', async () => {
+    await renderHistory()
+    await user.click(within(items()[0]!).getByRole('button', { name: 'Copy to composer' }))
+    history().getByText('Copied into the composer.')
     const form = useJoinFormStore()
     expect(form.datasetSource).toBe('india_cities')
     expect(form.operator).toBe('DWithin')
@@ -169,5 +175,6 @@ describe('Run history', () => {
     expect(form.params).toMatchObject({ distance: 5000, userGeom: true, selectionParamSource: 'name,geom' })
     expect(form.body?.features).toHaveLength(1)
     expect(form.valid).toBe(true)
+    expect(useShellStore().focusRequest?.panelId).toBe('gis.join')
   })
 })

@@ -1,6 +1,5 @@
-import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import PrimeVue from 'primevue/config'
+import { screen, waitFor, within } from '@testing-library/vue'
+import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fail, ok, type JoinRun } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
@@ -13,7 +12,7 @@ import { resetExportHost } from '../../../../src/features/results/export-save'
 import { ringSignedArea } from '../../../../src/geo/rfc7946'
 import { parseCsv } from '../../../../src/geo/csv'
 import type { FakeGeo } from '../../support/fake-geo'
-import { getByRole, queryAllByRole } from '../../support/query'
+import { renderInApp } from '../../support/render'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -22,7 +21,7 @@ vi.mock('../../../../src/bridge', async () => {
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
-let pinia: Pinia
+const user = userEvent.setup()
 
 const COLUMNS: JoinRun['columns'] = [
   { prop: 'prop1', table: 'source', name: 'name' },
@@ -58,34 +57,38 @@ function answer(rows: Array<Record<string, string>>, columns?: JoinRun['columns'
   )
 }
 
-async function mountWithRun(
+/** The panel, after a run the area's wiring has put on show. */
+async function renderWithRun(
   rows: Array<Record<string, string>> = ROWS,
   columns: JoinRun['columns'] | null = COLUMNS,
 ) {
-  const wrapper = mount(ResultsPanel, {
-    attachTo: document.body,
-    global: { plugins: [pinia, [PrimeVue, { unstyled: true }]] },
-  })
+  const rendered = renderInApp(ResultsPanel)
   answer(rows, columns ?? undefined)
   await useJoinRunStore().run(REQUEST)
-  await flushPromises()
-  return wrapper
+  await screen.findByRole('table', { name: 'Join results' })
+  return rendered
 }
 
-async function click(element: HTMLElement) {
-  element.click()
-  await flushPromises()
-}
-async function type(input: HTMLInputElement, value: string) {
-  input.value = value
-  input.dispatchEvent(new Event('input'))
-  await flushPromises()
-}
-
-const region = () => getByRole(document.body, 'region', 'Results')
-const table = () => getByRole<HTMLTableElement>(document.body, 'table', 'Join results')
-const headers = () => [...table().querySelectorAll('thead th')].map((th) => th.textContent?.trim())
-const status = () => getByRole(region(), 'status', /rows?/).textContent?.trim()
+const region = () => within(screen.getByRole('region', { name: 'Results' }))
+const table = () => screen.getByRole('table', { name: 'Join results' })
+const headers = () =>
+  within(table())
+    .getAllByRole('columnheader')
+    .map((th) => th.textContent?.trim())
+/** Body rows (not the header row) as the cells' texts. */
+const bodyRows = () =>
+  within(table())
+    .getAllByRole('row')
+    .filter((row) => within(row).queryAllByRole('cell').length > 0)
+const texts = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((c) => c.textContent?.trim())
+const status = () =>
+  region()
+    .getAllByRole('status')
+    .map((s) => s.textContent?.trim())
+    .find((t) => / rows?/.test(t ?? ''))
 
 /** Catch the browser download: the Blob handed to URL.createObjectURL and the <a download> clicked. */
 function catchDownloads() {
@@ -106,59 +109,70 @@ describe('Results panel', () => {
   beforeEach(() => {
     fake.reset()
     resetExportHost()
-    pinia = createPinia()
-    setActivePinia(pinia)
+    localStorage.clear()
   })
-  afterEach(() => {
-    vi.restoreAllMocks()
-    document.body.innerHTML = ''
-  })
+  afterEach(() => vi.restoreAllMocks())
 
   it('names the columns from the response, counts the rows and summarises the geometries', async () => {
-    await mountWithRun()
+    await renderWithRun()
     expect(headers()).toEqual(['name (source)', 'population (source)', 'geom (source)'])
     expect(status()).toBe('3 rows')
-    expect(table().textContent).toContain('Mumbai')
-    const summary = region().querySelector('[aria-label="Results summary"]')?.textContent ?? ''
+    expect(texts(bodyRows()[0]!)).toEqual(['Mumbai', '12442373', 'POINT (72.88 19.07)'])
+    const summary = region().getByLabelText('Results summary').textContent ?? ''
     expect(summary).toContain('3 geometries')
     expect(summary).toContain('extent 72.8800, 18.5200 – 73.8600, 20.0000')
 
-    await click(getByRole(region(), 'button', 'Zoom to results'))
+    await user.click(region().getByRole('button', { name: 'Zoom to results' }))
     expect(useMapStore().fitRequest?.box).toEqual([72.88, 18.52, 73.86, 20])
   })
 
-  it('selects a row by clicking it, and scrolls a large result virtually', async () => {
-    await mountWithRun()
-    const row = () => [...table().querySelectorAll('tbody tr')][1] as HTMLElement
-    await click(row().querySelector('td') as HTMLElement)
+  it('selects a row by clicking it or with the keyboard, and follows a feature selected on the map', async () => {
+    await renderWithRun()
+    await user.click(within(bodyRows()[1]!).getAllByRole('cell')[0]!)
     expect(useResultsStore().selectedIndex).toBe(1)
-    expect(row().getAttribute('aria-selected')).toBe('true')
+    expect(bodyRows()[1]!.getAttribute('aria-selected')).toBe('true')
+    await user.keyboard('{ArrowDown}{Enter}')
+    expect(useResultsStore().selectedIndex).toBe(2)
     // The reverse: a feature clicked on the map selects its row (ResultsLayer calls select).
-    useResultsStore().select(2)
-    await flushPromises()
-    expect([...table().querySelectorAll('tbody tr[aria-selected="true"]')].map((r) => r.textContent)).toEqual(
-      [expect.stringContaining('Nashik')],
+    useResultsStore().select(0)
+    await waitFor(() =>
+      expect(
+        within(table())
+          .getAllByRole('row', { selected: true })
+          .map((r) => texts(r)[0]),
+      ).toEqual(['Mumbai']),
     )
+  })
 
-    document.body.innerHTML = ''
+  it('scrolls a large result virtually, telling the whole size and each row’s position', async () => {
     const many = Array.from({ length: 500 }, (_, i) => ({
       prop1: `city ${i}`,
       prop2: `POINT (${70 + i / 100} 20)`,
     }))
-    await mountWithRun(many, null)
+    await renderWithRun(many, null)
     expect(status()).toBe('500 rows')
-    expect(table().querySelectorAll('tbody tr').length).toBeLessThan(100)
+    expect(bodyRows().length).toBeLessThan(100)
+    expect(table().getAttribute('aria-rowcount')).toBe('501')
+    expect(bodyRows()[0]!.getAttribute('aria-rowindex')).toBe('2')
+    // End goes to the last row of all 500, not of the page.
+    bodyRows()[0]!.focus()
+    await user.keyboard('{End}')
+    await waitFor(() => expect(texts(document.activeElement as HTMLElement)[0]).toBe('city 499'))
+    expect(document.activeElement?.getAttribute('aria-rowindex')).toBe('501')
+    await user.keyboard('{Home}{ArrowDown}{ArrowDown}{Enter}')
+    expect(useResultsStore().selectedIndex).toBe(2)
   })
 
   it('falls back to prop1…prop8 and says so when no column holds geometry', async () => {
-    await mountWithRun(
+    await renderWithRun(
       ROWS.map((r) => ({ prop1: r.prop1, prop2: r.prop2 })),
       null,
     )
     expect(headers()).toEqual(['prop1', 'prop2'])
-    expect(region().textContent).toContain('hold no geometry column, so nothing is drawn on the map')
-    expect(region().textContent).toContain('add geom to Selection (source)')
-    expect(getByRole<HTMLButtonElement>(region(), 'button', 'Zoom to results').disabled).toBe(true)
+    const note = region().getByRole('note')
+    expect(note.textContent).toContain('hold no geometry column, so nothing is drawn on the map')
+    expect(note.textContent?.replace(/\s+/g, ' ')).toContain('add geom to Selection (source)')
+    expect(region().getByRole<HTMLButtonElement>('button', { name: 'Zoom to results' }).disabled).toBe(true)
   })
 
   it('filters and sorts, and exports to GeoJSON exactly the rows the table shows (RFC 7946)', async () => {
@@ -166,23 +180,23 @@ describe('Results panel', () => {
     fake.respond('app.info', () =>
       ok({ name: 'Geo Analyst', version: '0', host: 'web', platform: 'test', configDir: '/tmp/x' }),
     )
-    await mountWithRun([
+    await renderWithRun([
       ...ROWS,
       { prop1: 'Area', prop2: '5', prop3: 'POLYGON ((73 19, 73 20, 74 20, 74 19, 73 19))' },
     ])
-    await type(getByRole(region(), 'searchbox', 'Filter results') as HTMLInputElement, 'a')
-    expect(status()).toBe('3 rows shown of 4')
+    await user.type(region().getByRole('searchbox', { name: 'Filter results' }), 'a')
+    await waitFor(() => expect(status()).toBe('3 rows shown of 4'))
     // Sort by population, descending (two clicks on the header).
-    const th = [...table().querySelectorAll('thead th')].find((h) => h.textContent?.includes('population'))!
-    await click(th as HTMLElement)
-    await click(th as HTMLElement)
-    const shown = [...table().querySelectorAll('tbody tr')].map((tr) =>
-      tr.querySelector('td')?.textContent?.trim(),
-    )
-    expect(shown).toEqual(['Mumbai', 'Nashik', 'Area'])
+    const population = within(table()).getByRole('columnheader', { name: /population/ })
+    expect(population.getAttribute('aria-sort')).toBe('none')
+    await user.click(within(population).getByRole('button'))
+    expect(population.getAttribute('aria-sort')).toBe('ascending')
+    await user.click(within(population).getByRole('button'))
+    expect(population.getAttribute('aria-sort')).toBe('descending')
+    expect(bodyRows().map((r) => texts(r)[0])).toEqual(['Mumbai', 'Nashik', 'Area'])
 
-    await click(getByRole(region(), 'button', 'Export GeoJSON'))
-    await vi.waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    await user.click(region().getByRole('button', { name: 'Export GeoJSON' }))
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
     expect(downloads.names[0]).toMatch(/^join-results-.*\.geojson$/)
     expect(downloads.blobs[0]!.type).toBe('application/geo+json')
     const exported = JSON.parse(await downloads.blobs[0]!.text())
@@ -199,9 +213,9 @@ describe('Results panel', () => {
 
   it('exports CSV with a WKT column first and the table’s column names', async () => {
     const downloads = catchDownloads()
-    await mountWithRun()
-    await click(getByRole(region(), 'button', 'Export CSV'))
-    await vi.waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    await renderWithRun()
+    await user.click(region().getByRole('button', { name: 'Export CSV' }))
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
     const rows = parseCsv(await downloads.blobs[0]!.text())
     expect(rows[0]).toEqual(['wkt', 'name (source)', 'population (source)'])
     expect(rows[1]).toEqual(['POINT (72.88 19.07)', 'Mumbai', '12442373'])
@@ -212,21 +226,20 @@ describe('Results panel', () => {
     fake.respond('app.info', () =>
       ok({ name: 'Geo Analyst', version: '0', host: 'electron', platform: 'test', configDir: '/tmp/x' }),
     )
-    await mountWithRun()
-    await click(getByRole(region(), 'button', 'Export GeoJSON'))
-    await vi.waitFor(() => expect(fake.geo['export.save']).toHaveBeenCalled())
+    await renderWithRun()
+    await user.click(region().getByRole('button', { name: 'Export GeoJSON' }))
+    await region().findByText(/^Exported 3 rows to \/tmp\/join-results-/)
     const request = vi.mocked(fake.geo['export.save']).mock.calls[0]![0] as {
       format: string
       content: string
     }
     expect(request.format).toBe('geojson')
     expect(JSON.parse(request.content).features).toHaveLength(3)
-    await vi.waitFor(() => expect(region().textContent).toContain('Exported 3 rows to /tmp/join-results-'))
   })
 
   it('exports the drawn shapes as RFC 7946 GeoJSON', async () => {
     const downloads = catchDownloads()
-    await mountWithRun()
+    await renderWithRun()
     useDrawingsStore().add('polygon', {
       type: 'Polygon',
       coordinates: [
@@ -239,8 +252,8 @@ describe('Results panel', () => {
         ],
       ],
     })
-    await click(getByRole(region(), 'button', 'Export drawings'))
-    await vi.waitFor(() => expect(downloads.blobs).toHaveLength(1))
+    await user.click(region().getByRole('button', { name: 'Export drawings' }))
+    await waitFor(() => expect(downloads.blobs).toHaveLength(1))
     const exported = JSON.parse(await downloads.blobs[0]!.text())
     expect(exported.features).toHaveLength(1)
     expect(exported.features[0].properties.name).toBe('Polygon 1')
@@ -249,42 +262,45 @@ describe('Results panel', () => {
 
   it('saves the result as a dataset by re-running with saveAsNewDataset, checking the name first', async () => {
     fake.state.datasets = [{ layername: 'india_cities', local: true }]
-    await mountWithRun()
-    await click(getByRole(region(), 'button', 'Save as dataset'))
-    const name = getByRole<HTMLInputElement>(region(), 'textbox', 'Saved dataset name')
-    const save = getByRole<HTMLButtonElement>(region(), 'button', 'Save results as dataset')
-    await flushPromises()
-    await type(name, 'India_Cities')
-    expect(save.disabled).toBe(true)
-    expect(region().textContent).toContain(
+    await renderWithRun()
+    await user.click(region().getByRole('button', { name: 'Save as dataset' }))
+    const form = within(screen.getByRole('form', { name: 'Save results as dataset' }))
+    const name = form.getByRole('textbox', { name: 'Saved dataset name' })
+    const save = form.getByRole<HTMLButtonElement>('button', { name: 'Save results as dataset' })
+    const described = () => document.getElementById(name.getAttribute('aria-describedby')!)?.textContent
+    await waitFor(() => expect(fake.geo['gis.layers']).toHaveBeenCalled())
+    await user.type(name, 'India_Cities')
+    await waitFor(() => expect(save.disabled).toBe(true))
+    expect(described()).toContain(
       'is taken: a dataset named "india_cities" exists (nothing will be overwritten)',
     )
-    await type(name, 'bad name')
-    expect(region().textContent).toContain('must be 1–63 letters')
-    await type(name, 'mumbai_region')
-    await click(save)
-    await flushPromises()
+    expect(name.getAttribute('aria-invalid')).toBe('true')
+    await user.clear(name)
+    await user.type(name, 'bad name')
+    expect(described()).toContain('must be 1–63 letters')
+    await user.clear(name)
+    await user.type(name, 'mumbai_region')
+    await user.click(save)
+    await region().findByText('Saved as dataset "mumbai_region".')
     expect(fake.geo['gis.join']).toHaveBeenLastCalledWith(
       expect.objectContaining({
         params: { ...REQUEST.params, saveAsNewDataset: true, newDatasetNme: 'mumbai_region' },
       }),
     )
-    expect(region().textContent).toContain('Saved as dataset "mumbai_region".')
   })
 
   it('explains a name conflict from the service and overwrites nothing', async () => {
-    await mountWithRun()
+    await renderWithRun()
     fake.respond('gis.join', () =>
       fail('conflict', 'newDatasetNme: a dataset named "x1" exists', { status: 409, field: 'newDatasetNme' }),
     )
-    await click(getByRole(region(), 'button', 'Save as dataset'))
-    await type(getByRole<HTMLInputElement>(region(), 'textbox', 'Saved dataset name'), 'x1')
-    await click(getByRole(region(), 'button', 'Save results as dataset'))
-    await flushPromises()
-    const alert = getByRole(region(), 'alert', /already exists/)
-    expect(alert.textContent).toContain('nothing was overwritten')
+    await user.click(region().getByRole('button', { name: 'Save as dataset' }))
+    await user.type(region().getByRole('textbox', { name: 'Saved dataset name' }), 'x1')
+    await user.click(region().getByRole('button', { name: 'Save results as dataset' }))
+    const alert = await region().findByRole('alert')
+    expect(alert.textContent).toContain('already exists; nothing was overwritten')
     // The table still shows the earlier result.
     expect(status()).toBe('3 rows')
-    expect(queryAllByRole(region(), 'status', /Saved as dataset/)).toHaveLength(0)
+    expect(region().queryByText(/Saved as dataset/)).toBeNull()
   })
 })

@@ -1,13 +1,14 @@
-import { flushPromises, mount } from '@vue/test-utils'
-import { createPinia, setActivePinia, type Pinia } from 'pinia'
-import PrimeVue from 'primevue/config'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { screen, waitFor, within } from '@testing-library/vue'
+import userEvent from '@testing-library/user-event'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { BASE_URL_KEYS } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import AppToolbar from '../../../../src/features/shell/AppToolbar.vue'
+import { defineArea } from '../../../../src/features/shell/shell'
+import { useShellStore } from '../../../../src/features/shell/shell-store'
 import { useSettingsStore } from '../../../../src/features/settings/settings-store'
-import { BASE_URL_KEYS } from '@contract/index'
 import type { FakeGeo } from '../../support/fake-geo'
-import { getByRole } from '../../support/query'
+import { createTestApp, renderInApp } from '../../support/render'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -16,56 +17,83 @@ vi.mock('../../../../src/bridge', async () => {
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
-let pinia: Pinia
+const user = userEvent.setup()
+const ran: string[] = []
+const COMMANDS_AREA = defineArea({
+  id: 'test',
+  title: 'Test area',
+  icon: 'M0 0h24v24H0z',
+  commands: [
+    { id: 'test.first', label: 'First command', run: () => void ran.push('first') },
+    { id: 'test.off', label: 'Unavailable command', run: () => void ran.push('off'), enabled: () => false },
+    { id: 'test.last', label: 'Last command', run: () => void ran.push('last') },
+  ],
+})
 
-async function mountToolbar() {
+async function renderToolbar() {
+  const app = createTestApp([COMMANDS_AREA])
   await useSettingsStore().load()
-  const wrapper = mount(AppToolbar, {
-    attachTo: document.body,
-    props: { sidePanelOpen: true, bottomPanelOpen: false },
-    global: { plugins: [pinia, [PrimeVue, { unstyled: true }]] },
-  })
-  await flushPromises()
-  return wrapper
+  return renderInApp(AppToolbar, { app })
 }
 
 describe('AppToolbar', () => {
   beforeEach(() => {
     fake.reset()
+    ran.length = 0
+    localStorage.clear()
     fake.state.view.profiles.push({
       name: 'Cloud',
       builtIn: false,
       urls: Object.fromEntries(BASE_URL_KEYS.map((k) => [k, 'https://cloud.example.test'])) as never,
     })
-    pinia = createPinia()
-    setActivePinia(pinia)
-  })
-  afterEach(() => {
-    document.body.innerHTML = ''
   })
 
-  it('names the app and offers Settings, Side panel and Results panel buttons', async () => {
-    const wrapper = await mountToolbar()
-    getByRole(document.body, 'heading', 'Geo Analyst')
-    getByRole(document.body, 'button', 'Settings').click()
-    expect(wrapper.emitted('openSettings')).toHaveLength(1)
-    const side = getByRole(document.body, 'button', 'Side panel')
+  it('names the app and toggles the side and bottom panels, saying whether each is open', async () => {
+    await renderToolbar()
+    screen.getByRole('heading', { name: 'Geo Analyst' })
+    const side = screen.getByRole('button', { name: 'Side panel' })
     expect(side.getAttribute('aria-expanded')).toBe('true')
     expect(side.getAttribute('aria-controls')).toBe('side-panel')
-    side.click()
-    expect(wrapper.emitted('toggleSidePanel')).toHaveLength(1)
-    expect(getByRole(document.body, 'button', 'Results panel').getAttribute('aria-expanded')).toBe('false')
+    await user.click(side)
+    expect(side.getAttribute('aria-expanded')).toBe('false')
+    expect(useShellStore().sideOpen).toBe(false)
+    const bottom = screen.getByRole('button', { name: 'Bottom panel' })
+    expect(bottom.getAttribute('aria-controls')).toBe('bottom-panel')
+    await user.click(bottom)
+    expect(useShellStore().bottomOpen).toBe(false)
+  })
+
+  it('opens Settings through the shell', async () => {
+    await renderToolbar()
+    await user.click(screen.getByRole('button', { name: 'Settings' }))
+    expect(useShellStore().settingsOpen).toBe(true)
   })
 
   it('switches the active profile from the "Active profile" selector', async () => {
-    await mountToolbar()
-    const select = getByRole<HTMLSelectElement>(document.body, 'combobox', 'Active profile')
+    await renderToolbar()
+    const select = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Active profile' })
     expect([...select.options].map((o) => o.value)).toEqual(['Local', 'Cloud'])
     expect(select.value).toBe('Local')
-    select.value = 'Cloud'
-    select.dispatchEvent(new Event('change'))
-    await flushPromises()
+    await user.selectOptions(select, 'Cloud')
     expect(fake.geo['settings.chooseProfile']).toHaveBeenCalledWith({ name: 'Cloud' })
-    expect(useSettingsStore().activeProfile).toBe('Cloud')
+    await waitFor(() => expect(useSettingsStore().activeProfile).toBe('Cloud'))
+  })
+
+  it('shows the areas’ commands as a toolbar: one tab stop, arrow keys past a disabled one, click runs', async () => {
+    await renderToolbar()
+    const commands = within(screen.getByRole('toolbar', { name: 'Commands' }))
+    const first = commands.getByRole('button', { name: 'First command' })
+    const off = commands.getByRole<HTMLButtonElement>('button', { name: 'Unavailable command' })
+    const last = commands.getByRole('button', { name: 'Last command' })
+    expect(off.disabled).toBe(true)
+    expect([first, off, last].map((b) => b.tabIndex)).toEqual([0, -1, -1])
+    first.focus()
+    await user.keyboard('{ArrowRight}')
+    expect(document.activeElement).toBe(last)
+    await user.keyboard('{ArrowRight}')
+    expect(document.activeElement).toBe(first)
+    await user.keyboard('{End}{Enter}')
+    expect(ran).toEqual(['last'])
+    expect(last.tabIndex).toBe(0)
   })
 })

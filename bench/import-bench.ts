@@ -1,0 +1,114 @@
+/**
+ * Import benchmark (a benchmark, not a test): `npm run bench:import [-- --rows N] [-- --runs N]`.
+ *
+ * Writes a CSV of N point rows (default 1,000,000; deterministic), then imports it into a fresh workspace
+ * three ways and prints, side by side, the median wall time, the longest time this (serving) thread went
+ * without running its event loop, and this thread's event-loop utilisation during the import:
+ *   - "in-process": `importFile` on this thread (what hosts did before imports went to a worker);
+ *   - "worker": `importInWorker` (the pool's `workspace.import` job in a worker with the default limits);
+ *   - "service": POST /local/datasets/import to a local service in this process (the host's path).
+ * A timer ticking every 10 ms measures the stall; with the import off-thread it stays near the tick.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { importFile } from '../electron/local-service/import/import-dataset'
+import { importInWorker } from '../electron/local-service/import/import-runner'
+import { startLocalService } from '../electron/local-service/index'
+import { Workspace } from '../electron/local-service/workspace/workspace'
+
+const argv = process.argv.slice(2)
+const option = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`)
+  return i >= 0 ? Number(argv[i + 1]) : fallback
+}
+const ROWS = option('rows', 1_000_000)
+const RUNS = option('runs', 3)
+const TOKEN = 'bench-token'
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+function csv(rows: number): string {
+  const out = ['id,name,lon,lat,pop']
+  for (let i = 0; i < rows; i++) {
+    const lon = (68 + (i % 2900) / 100).toFixed(4)
+    const lat = (8 + (Math.floor(i / 2900) % 2900) / 100).toFixed(4)
+    out.push(`${i},place ${i},${lon},${lat},${(i * 7) % 100000}`)
+  }
+  return out.join('\n') + '\n'
+}
+
+/** Time one import while measuring how long this thread's event loop stood still. */
+async function measure(run: () => Promise<unknown>) {
+  let last = performance.now()
+  let stall = 0
+  const tick = setInterval(() => {
+    const now = performance.now()
+    stall = Math.max(stall, now - last)
+    last = now
+  }, 10)
+  const elu = performance.eventLoopUtilization()
+  const t0 = performance.now()
+  await run()
+  const ms = performance.now() - t0
+  const utilization = performance.eventLoopUtilization(elu).utilization
+  clearInterval(tick)
+  stall = Math.max(stall, performance.now() - last)
+  return { ms, stall, utilization }
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-import-bench-'))
+  try {
+    const file = path.join(dir, 'places.csv')
+    writeFileSync(file, csv(ROWS))
+    console.log(`${ROWS.toLocaleString('en-US')} point rows, ${RUNS} runs each, file in ${dir}`)
+    const service = await startLocalService({
+      workspaceDir: path.join(dir, 'svc'),
+      token: TOKEN,
+      sampleData: false,
+    })
+    const origin = new URL(service.urls.mgis_url).origin
+    let n = 0
+    const ways: Record<string, () => Promise<unknown>> = {
+      'in-process': () => importFile(new Workspace(path.join(dir, `ws${n++}`)), file),
+      worker: () => importInWorker(new Workspace(path.join(dir, `ws${n++}`)), file),
+      service: async () => {
+        const response = await fetch(`${origin}/local/datasets/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ path: file, name: `places_${n++}` }),
+        })
+        if (response.status !== 201)
+          throw new Error(`import answered ${response.status}: ${await response.text()}`)
+      },
+    }
+    const results: Record<string, Array<Awaited<ReturnType<typeof measure>>>> = {}
+    for (let r = 0; r < RUNS; r++) {
+      for (const [way, run] of Object.entries(ways)) (results[way] ??= []).push(await measure(run))
+    }
+    await service.close()
+    const base = median(results['in-process']!.map((x) => x.ms))
+    console.log('\nway          import ms   ratio   longest stall ms   event-loop utilisation')
+    for (const [way, xs] of Object.entries(results)) {
+      const ms = median(xs.map((x) => x.ms))
+      console.log(
+        `${way.padEnd(12)} ${ms.toFixed(0).padStart(9)} ${(ms / base).toFixed(2).padStart(7)} ${median(
+          xs.map((x) => x.stall),
+        )
+          .toFixed(0)
+          .padStart(18)} ${median(xs.map((x) => x.utilization))
+          .toFixed(2)
+          .padStart(24)}`,
+      )
+    }
+    console.log(
+      `\npeak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process, workers included)`,
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+await main()

@@ -1,0 +1,151 @@
+import type { Geometry } from 'geojson'
+import { GEOMETRY_TYPES, geometryIssues } from '../../contract/gis/geojson'
+import type { DatasetFeature } from '../workspace/features'
+import { ImportError, reprojectGeometry, type Reprojector } from './crs'
+
+/**
+ * A feature as a reader found it, before any check: its geometry and properties as they came, where it
+ * sits in the file ("feature 3", "line 12", "row 4"), and the reader's own objection when it could not
+ * make a feature of it at all (malformed line, unreadable WKT or WKB, not a Feature).
+ */
+export interface Candidate {
+  where: string
+  geometry?: unknown
+  properties?: unknown
+  problem?: string
+}
+
+/** How many invalid features an error lists by position and reason. */
+export const INVALID_LISTED = 10
+/** Property values nest at most this deep (deeper ones cannot be stored or sent back as JSON safely). */
+export const MAX_PROPERTY_DEPTH = 64
+/** A FlatGeobuf column index is 16 bits. */
+export const MAX_FIELDS = 65_535
+
+export interface InvalidFeature {
+  where: string
+  reason: string
+}
+
+export interface ValidatedFeatures {
+  features: DatasetFeature[]
+  skippedInvalid: number
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** Whether a JSON value nests deeper than `max` arrays/objects (iterative: no stack to exhaust). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (depth >= max) return true
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
+function propertiesOf(value: unknown): { properties?: Record<string, unknown>; reason?: string } {
+  if (value === undefined || value === null) return { properties: {} }
+  if (!isObject(value)) {
+    return {
+      reason: `properties must be an object or null, not ${Array.isArray(value) ? 'an array' : typeof value}`,
+    }
+  }
+  for (const [key, v] of Object.entries(value)) {
+    if (key.trim() === '') return { reason: 'a property name is empty' }
+    if (nestsDeeperThan(v, MAX_PROPERTY_DEPTH)) {
+      return { reason: `property "${key.slice(0, 40)}" nests deeper than ${MAX_PROPERTY_DEPTH} levels` }
+    }
+  }
+  return { properties: value }
+}
+
+/** RFC 7946 §3.1: a geometry whose coordinates are an empty array may be read as null (e.g. WKT `POINT EMPTY`). */
+function isEmptyGeometry(g: Record<string, unknown>): boolean {
+  return (
+    g.type !== 'GeometryCollection' &&
+    (GEOMETRY_TYPES as readonly string[]).includes(g.type as string) &&
+    Array.isArray(g.coordinates) &&
+    g.coordinates.length === 0
+  )
+}
+
+function firstIssue(geometry: unknown, ranges: boolean): string | undefined {
+  const [issue] = geometryIssues(geometry, 'geometry', { ranges, maxIssues: 1 })
+  return issue ? `${issue.field}: ${issue.rule}` : undefined
+}
+
+/** The checked, reprojected feature, or the reason it is not valid. */
+function check(candidate: Candidate, reproject: Reprojector): DatasetFeature | string {
+  if (candidate.problem) return candidate.problem
+  const { properties, reason } = propertiesOf(candidate.properties)
+  if (reason) return reason
+  const raw = candidate.geometry
+  if (raw === undefined || raw === null || (isObject(raw) && isEmptyGeometry(raw))) {
+    return { geometry: null, properties: properties! }
+  }
+  // Structure first (a projected file's positions are not longitude/latitude yet), then the ranges on
+  // the positions as stored.
+  const structural = firstIssue(raw, !reproject)
+  if (structural) return structural
+  let geometry = raw as Geometry
+  if (reproject) {
+    geometry = reprojectGeometry(geometry, reproject)!
+    const after = firstIssue(geometry, true)
+    if (after) return `${after} (after reprojection to WGS84)`
+  }
+  return { geometry, properties: properties! }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
+}
+
+/**
+ * Check every candidate the same way whatever the reader (RFC 7946 geometry rules, properties an object
+ * with non-empty names), reprojecting valid ones to WGS84. Invalid features refuse the whole import with
+ * the first few named, unless `skipInvalid` is set: then they are left out and counted. Never a silent
+ * half-dataset: a file without one valid feature is refused either way.
+ */
+export function validateFeatures(
+  candidates: readonly Candidate[],
+  reproject: Reprojector,
+  options: { skipInvalid?: boolean } = {},
+): ValidatedFeatures {
+  const features: DatasetFeature[] = []
+  const invalid: InvalidFeature[] = []
+  let invalidCount = 0
+  const fields = new Set<string>()
+  for (const candidate of candidates) {
+    const result = check(candidate, reproject)
+    if (typeof result === 'string') {
+      invalidCount++
+      if (invalid.length < INVALID_LISTED) invalid.push({ where: candidate.where, reason: result })
+      continue
+    }
+    for (const key of Object.keys(result.properties)) fields.add(key)
+    if (fields.size > MAX_FIELDS) {
+      throw new ImportError(
+        `the file has more than ${MAX_FIELDS} distinct property names; a dataset holds at most that many fields`,
+      )
+    }
+    features.push(result)
+  }
+  if (invalidCount === 0) return { features, skippedInvalid: 0 }
+  const total = candidates.length
+  const listed = invalid.map((i) => `${i.where}: ${i.reason}`).join('; ')
+  const more = invalidCount > invalid.length ? `; and ${plural(invalidCount - invalid.length, 'more')}` : ''
+  if (features.length === 0) {
+    throw new ImportError(
+      `none of its ${plural(total, 'feature')} is valid: ${listed}${more}. Nothing was imported`,
+    )
+  }
+  if (options.skipInvalid) return { features, skippedInvalid: invalidCount }
+  throw new ImportError(
+    `${invalidCount.toLocaleString('en-US')} of ${plural(total, 'feature')} ${invalidCount === 1 ? 'is' : 'are'} invalid: ${listed}${more}. Nothing was imported. To import the ${plural(features.length, 'valid feature')} and leave out the invalid ones, import again with the "skip invalid features" option (geo-analyst import --skip-invalid)`,
+    'invalid-features',
+  )
+}

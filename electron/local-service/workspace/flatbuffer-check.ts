@@ -1,0 +1,184 @@
+/**
+ * A verifier for the FlatBuffers tables of FlatGeobuf, run before the flatgeobuf library reads them. The
+ * library trusts every offset and length it meets (a vector length of 0xffffffff makes it loop for
+ * hours, a backward offset makes a cycle), so a file is read only once each table, vtable, string and
+ * vector it refers to lies inside the buffer, references point forward, and the number of tables stays
+ * proportional to the bytes (shared sub-tables cannot multiply the work).
+ */
+
+/** What a field holds, by the FlatBuffers schema of FlatGeobuf (`header.fbs`, `feature.fbs`). */
+type Field =
+  | { scalar: 1 | 2 | 4 | 8 }
+  | { string: true }
+  | { vector: 1 | 4 | 8 }
+  | { table: () => Schema }
+  | { tables: () => Schema }
+
+interface Schema {
+  name: string
+  /** By field id (the vtable slot). */
+  fields: Field[]
+}
+
+const u8: Field = { scalar: 1 }
+const u16: Field = { scalar: 2 }
+const i32: Field = { scalar: 4 }
+const u64: Field = { scalar: 8 }
+const str: Field = { string: true }
+
+const COLUMN: Schema = {
+  name: 'Column',
+  fields: [str, u8, str, str, i32, i32, i32, u8, u8, u8, str],
+}
+const CRS: Schema = { name: 'Crs', fields: [str, i32, str, str, str, str] }
+const GEOMETRY: Schema = {
+  name: 'Geometry',
+  fields: [
+    { vector: 4 },
+    { vector: 8 },
+    { vector: 8 },
+    { vector: 8 },
+    { vector: 8 },
+    { vector: 8 },
+    u8,
+    { tables: () => GEOMETRY },
+  ],
+}
+export const HEADER: Schema = {
+  name: 'Header',
+  fields: [
+    str,
+    { vector: 8 },
+    u8,
+    u8,
+    u8,
+    u8,
+    u8,
+    { tables: () => COLUMN },
+    u64,
+    u16,
+    { table: () => CRS },
+    str,
+    str,
+    str,
+  ],
+}
+export const FEATURE: Schema = {
+  name: 'Feature',
+  fields: [{ table: () => GEOMETRY }, { vector: 1 }, { tables: () => COLUMN }],
+}
+
+export class FlatBufferError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'FlatBufferError'
+  }
+}
+
+/** Nesting of tables (geometry parts inside parts) a file may use. */
+const MAX_DEPTH = 64
+
+/** One pass over one buffer; methods rather than closures, as it runs once per feature. */
+class Checker {
+  private tables = 0
+  private readonly maxTables: number
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly view: DataView,
+    private readonly base: number,
+    private readonly end: number,
+    private readonly what: string,
+  ) {
+    this.maxTables = Math.ceil((end - base) / 4) + 8
+  }
+
+  fail(message: string): never {
+    throw new FlatBufferError(`${this.what}: ${message}`)
+  }
+
+  inside(pos: number, size: number): boolean {
+    return pos >= this.base && size >= 0 && pos + size <= this.end
+  }
+
+  /** The target of the unsigned forward offset stored at `pos`. */
+  forward(pos: number, where: string): number {
+    const offset = this.view.getUint32(pos, true)
+    if (offset === 0 || offset > 0x7fffffff || !this.inside(pos + offset, 4))
+      this.fail(`${where} points outside the data`)
+    return pos + offset
+  }
+
+  /** Start and length of the vector whose offset is stored at `pos`. */
+  vector(pos: number, element: number, where: string): [number, number] {
+    const at = this.forward(pos, where)
+    const count = this.view.getUint32(at, true)
+    const data = at + 4
+    if (count > 0x7fffffff || !this.inside(data, count * element))
+      this.fail(`${where} declares ${count} items beyond the data`)
+    if (element > 1 && (this.bytes.byteOffset + data) % element !== 0) this.fail(`${where} is misaligned`)
+    return [data, count]
+  }
+
+  table(pos: number, schema: Schema, depth: number, where: string): void {
+    if (++this.tables > this.maxTables) this.fail('more tables than its size allows (shared or cyclic parts)')
+    if (depth > MAX_DEPTH) this.fail(`${where} nests deeper than ${MAX_DEPTH} levels`)
+    if (!this.inside(pos, 4)) this.fail(`${where} lies outside the data`)
+    const view = this.view
+    const vtable = pos - view.getInt32(pos, true)
+    if (!this.inside(vtable, 4) || vtable % 2 !== 0)
+      this.fail(`${where} has its field table outside the data`)
+    const vtableSize = view.getInt16(vtable, true)
+    const tableSize = view.getInt16(vtable + 2, true)
+    if (vtableSize < 4 || vtableSize % 2 !== 0 || !this.inside(vtable, vtableSize))
+      this.fail(`${where} has a field table of impossible size ${vtableSize}`)
+    if (tableSize < 4 || !this.inside(pos, tableSize))
+      this.fail(`${where} declares an impossible size ${tableSize}`)
+    const slots = Math.min((vtableSize - 4) / 2, schema.fields.length)
+    for (let id = 0; id < slots; id++) {
+      const offset = view.getInt16(vtable + 4 + id * 2, true)
+      if (offset === 0) continue
+      const field = schema.fields[id]!
+      const size = 'scalar' in field ? field.scalar : 4
+      if (offset < 4 || offset + size > tableSize) this.fail(`${where} field ${id} lies outside its table`)
+      const at = pos + offset
+      if ('string' in field) {
+        const [data, count] = this.vector(at, 1, where)
+        if (!this.inside(data, count + 1)) this.fail(`${where} field ${id} is a string running past the data`)
+      } else if ('vector' in field) {
+        this.vector(at, field.vector, where)
+      } else if ('table' in field) {
+        this.table(this.forward(at, where), field.table(), depth + 1, where)
+      } else if ('tables' in field) {
+        const [data, count] = this.vector(at, 4, where)
+        const child = field.tables()
+        for (let i = 0; i < count; i++) this.table(this.forward(data + i * 4, where), child, depth + 1, where)
+      }
+    }
+  }
+}
+
+/**
+ * Check the size-prefixed FlatBuffer at `start` (its 4-byte length, then the root offset) against the
+ * schema, within `[start, start + 4 + length)`; returns that end. Throws FlatBufferError naming what is
+ * out of place.
+ */
+export function checkSizePrefixed(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  schema: Schema,
+  what: string,
+): number {
+  if (start + 8 > bytes.length) throw new FlatBufferError(`${what} is cut short`)
+  const length = view.getUint32(start, true)
+  const end = start + 4 + length
+  if (length < 4 || end > bytes.length) {
+    throw new FlatBufferError(
+      `${what} declares ${length} bytes but only ${bytes.length - start - 4} remain (truncated or corrupt)`,
+    )
+  }
+  const checker = new Checker(bytes, view, start + 4, end, what)
+  checker.table(checker.forward(start + 4, 'the root offset'), schema, 0, schema.name.toLowerCase())
+  return end
+}

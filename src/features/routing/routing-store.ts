@@ -1,0 +1,236 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import type { GeoError } from '@contract/index'
+import type { MatrixProfile, MatrixResource } from '@contract/routing/matrix'
+import { MAX_MATRIX_POSITIONS } from '@contract/routing/matrix'
+import type { MatrixRun, NetworkInfo, PredictiveRun } from '@contract/routing/operations'
+import { geo, geoEvents } from '../../bridge'
+import { readFileAsBase64 } from '../datasets/file-reading'
+import { optionProblems } from './matrix-format'
+
+export interface RoutePosition {
+  id: number
+  lon: number
+  lat: number
+}
+
+/** Hours of a day as unix seconds, local to the browser's zone (the chart's x axis). */
+export function dayDepartures(date: string): number[] {
+  const [y, m, d] = date.split('-').map(Number)
+  return Array.from({ length: 24 }, (_, h) => Math.floor(new Date(y!, m! - 1, d!, h).getTime() / 1000))
+}
+
+/** Distance matrices and predictive runs of the positions the analyst placed; the workspace's road networks. */
+export const useRoutingStore = defineStore('routing', () => {
+  const positions = ref<RoutePosition[]>([])
+  let nextId = 1
+  /** Ids of the positions that are sources / destinations. */
+  const sourceIds = ref<number[]>([])
+  const destinationIds = ref<number[]>([])
+  /** Clicking the map adds a position. */
+  const picking = ref(false)
+  const resources = ref<MatrixResource>('distance_matrix')
+  const profile = ref<MatrixProfile>('driving')
+  const rtype = ref<0 | 1 | undefined>(undefined)
+
+  const running = ref(false)
+  const error = ref<GeoError | null>(null)
+  const result = ref<MatrixRun | null>(null)
+  /** The positions as they were when the result was computed (the table and lines follow them). */
+  const ranWith = ref<RoutePosition[]>([])
+  const selected = ref<{ row: number; col: number } | null>(null)
+
+  const problems = computed(() =>
+    optionProblems({ resources: resources.value, profile: profile.value, rtype: rtype.value }),
+  )
+  const sourceIndexes = computed(() =>
+    positions.value.flatMap((p, i) => (sourceIds.value.includes(p.id) ? [i] : [])),
+  )
+  const destinationIndexes = computed(() =>
+    positions.value.flatMap((p, i) => (destinationIds.value.includes(p.id) ? [i] : [])),
+  )
+  /** Why "Run" is not possible now, or null. */
+  const blocker = computed(() => {
+    if (positions.value.length < 2) return 'Add at least two positions (click the map).'
+    if (positions.value.length > MAX_MATRIX_POSITIONS)
+      return `At most ${MAX_MATRIX_POSITIONS} positions including sources.`
+    if (sourceIndexes.value.length === 0) return 'Choose at least one source.'
+    if (destinationIndexes.value.length === 0) return 'Choose at least one destination.'
+    return (
+      problems.value.profile[profile.value] ??
+      (rtype.value === undefined ? undefined : problems.value.rtype[rtype.value]) ??
+      null
+    )
+  })
+
+  function addPosition(lon: number, lat: number): void {
+    if (positions.value.length >= MAX_MATRIX_POSITIONS) return
+    const id = nextId++
+    positions.value = [...positions.value, { id, lon, lat }]
+    if (sourceIds.value.length === 0) sourceIds.value = [id]
+    destinationIds.value = [...destinationIds.value, id]
+  }
+
+  function setPositions(points: Array<[number, number]>): void {
+    clear()
+    for (const [lon, lat] of points.slice(0, MAX_MATRIX_POSITIONS)) addPosition(lon, lat)
+  }
+
+  function movePosition(id: number, lon: number, lat: number): void {
+    positions.value = positions.value.map((p) => (p.id === id ? { id, lon, lat } : p))
+  }
+
+  function removePosition(id: number): void {
+    positions.value = positions.value.filter((p) => p.id !== id)
+    sourceIds.value = sourceIds.value.filter((x) => x !== id)
+    destinationIds.value = destinationIds.value.filter((x) => x !== id)
+  }
+
+  function clear(): void {
+    positions.value = []
+    sourceIds.value = []
+    destinationIds.value = []
+    result.value = null
+    ranWith.value = []
+    selected.value = null
+    error.value = null
+  }
+
+  function toggle(list: typeof sourceIds, id: number): void {
+    list.value = list.value.includes(id) ? list.value.filter((x) => x !== id) : [...list.value, id]
+  }
+
+  const toggleSource = (id: number) => toggle(sourceIds, id)
+  const toggleDestination = (id: number) => toggle(destinationIds, id)
+
+  async function run(): Promise<void> {
+    if (blocker.value || running.value) return
+    running.value = true
+    error.value = null
+    const snapshot = positions.value.map((p) => ({ ...p }))
+    const response = await geo['routing.matrix']({
+      resources: resources.value,
+      profile: profile.value,
+      positions: snapshot.map((p) => `${p.lon.toFixed(6)},${p.lat.toFixed(6)}`),
+      sources: sourceIndexes.value,
+      destinations: destinationIndexes.value,
+      ...(rtype.value !== undefined ? { rtype: rtype.value } : {}),
+    })
+    running.value = false
+    if (!response.ok) {
+      error.value = response.error
+      return
+    }
+    result.value = response.value
+    ranWith.value = snapshot
+    selected.value = null
+  }
+
+  // Predictive: start = first position, end = last, vias between.
+  const predictiveDate = ref(new Date().toISOString().slice(0, 10))
+  const predictiveHour = ref(new Date().getHours())
+  const predictiveRunning = ref(false)
+  const predictiveError = ref<GeoError | null>(null)
+  const predictive = ref<PredictiveRun | null>(null)
+
+  async function runPredictive(): Promise<void> {
+    if (positions.value.length < 2 || predictiveRunning.value) return
+    predictiveRunning.value = true
+    predictiveError.value = null
+    const response = await geo['routing.predictive']({
+      coordinates: positions.value.map((p) => `${p.lon.toFixed(6)},${p.lat.toFixed(6)}`),
+      departures: dayDepartures(predictiveDate.value),
+    })
+    predictiveRunning.value = false
+    if (!response.ok) predictiveError.value = response.error
+    else predictive.value = response.value
+  }
+
+  // Road networks of the workspace.
+  const networks = ref<NetworkInfo[]>([])
+  const speedModel = ref<{ name: string; model: boolean } | null>(null)
+  const networksError = ref<GeoError | null>(null)
+  const importing = ref<{ importId: string; fileName: string; phase: string; fraction: number } | null>(null)
+
+  async function refreshNetworks(): Promise<void> {
+    const response = await geo['routing.networks']({})
+    if (!response.ok) {
+      networksError.value = response.error
+      return
+    }
+    networksError.value = null
+    networks.value = response.value.networks
+    speedModel.value = response.value.speedModel
+  }
+
+  async function importNetwork(file: File): Promise<void> {
+    const importId = `import-${Date.now()}`
+    importing.value = { importId, fileName: file.name, phase: 'reading file', fraction: 0 }
+    networksError.value = null
+    const off = geoEvents.on('routing.importProgress', (p) => {
+      if (importing.value?.importId === p.importId) importing.value = { ...importing.value, ...p }
+    })
+    try {
+      const contentBase64 = await readFileAsBase64(file, (fraction) => {
+        if (importing.value) importing.value = { ...importing.value, fraction: fraction * 0.1 }
+      })
+      const response = await geo['routing.importNetwork']({ importId, fileName: file.name, contentBase64 })
+      if (!response.ok) networksError.value = response.error
+      await refreshNetworks()
+    } finally {
+      off()
+      importing.value = null
+    }
+  }
+
+  async function cancelImport(): Promise<void> {
+    if (importing.value) await geo['routing.cancelImport']({ importId: importing.value.importId })
+  }
+
+  async function removeNetwork(id: string): Promise<void> {
+    const response = await geo['routing.removeNetwork']({ id })
+    if (!response.ok) networksError.value = response.error
+    await refreshNetworks()
+  }
+
+  return {
+    positions,
+    sourceIds,
+    destinationIds,
+    picking,
+    resources,
+    profile,
+    rtype,
+    running,
+    error,
+    result,
+    ranWith,
+    selected,
+    problems,
+    blocker,
+    sourceIndexes,
+    destinationIndexes,
+    addPosition,
+    setPositions,
+    movePosition,
+    removePosition,
+    clear,
+    toggleSource,
+    toggleDestination,
+    run,
+    predictiveDate,
+    predictiveHour,
+    predictiveRunning,
+    predictiveError,
+    predictive,
+    runPredictive,
+    networks,
+    speedModel,
+    networksError,
+    importing,
+    refreshNetworks,
+    importNetwork,
+    cancelImport,
+    removeNetwork,
+  }
+})

@@ -1,0 +1,25 @@
+import { useMapStore } from '../map/map-store'
+import type { Shell } from './shell'
+import { useShellStore } from './shell-store'
+
+/** The shell's own actions: Settings, showing a panel, moving the map. Returns what removes them. */
+export function installShellActions(shell: Shell): () => void {
+  const layout = useShellStore()
+  const mapStore = useMapStore()
+  const stops = [
+    shell.handle('settings.open', ({ section, credential }) => layout.openSettings(section, credential)),
+    shell.handle('panel.show', ({ id, focus = true }) => {
+      const found = shell.findPanel(id)
+      if (!found) throw new Error(`no panel "${id}" is registered`)
+      if (found.region === 'side') layout.chooseArea(found.area.id)
+      else {
+        layout.bottomOpen = true
+        layout.bottomTab = id
+      }
+      if (focus) layout.focusPanel(id)
+    }),
+    shell.handle('map.zoomTo', ({ extent }) => mapStore.fitTo(extent)),
+    shell.handle('map.flyTo', ({ point, zoom }) => mapStore.centerOn(point, zoom)),
+  ]
+  return () => stops.forEach((stop) => stop())
+}

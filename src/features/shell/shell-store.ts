@@ -1,0 +1,112 @@
+import { defineStore } from 'pinia'
+import { ref, watch } from 'vue'
+import type { CredentialName } from '@contract/index'
+import type { SettingsSection } from './shell'
+
+/** Where the layout is kept between runs (UI state only: no data, no secret). */
+export const LAYOUT_STORAGE_KEY = 'geo-analyst.layout'
+
+/** The parts of the layout a person expects back after a restart. */
+export interface SavedLayout {
+  activeArea: string | null
+  sideOpen: boolean
+  bottomOpen: boolean
+  bottomTab: string | null
+}
+
+const DEFAULT_LAYOUT: SavedLayout = { activeArea: null, sideOpen: true, bottomOpen: true, bottomTab: null }
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage
+  } catch {
+    return null // storage disabled: the layout lives for this window only
+  }
+}
+
+/** A saved layout, or the default where the saved one is missing or not ours. */
+export function readLayout(from: Storage | null = storage()): SavedLayout {
+  let saved: unknown
+  try {
+    saved = JSON.parse(from?.getItem(LAYOUT_STORAGE_KEY) ?? 'null')
+  } catch {
+    saved = null
+  }
+  if (!saved || typeof saved !== 'object') return { ...DEFAULT_LAYOUT }
+  const s = saved as Record<string, unknown>
+  const text = (v: unknown) => (typeof v === 'string' && v.length <= 100 ? v : null)
+  const flag = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback)
+  return {
+    activeArea: text(s['activeArea']),
+    sideOpen: flag(s['sideOpen'], true),
+    bottomOpen: flag(s['bottomOpen'], true),
+    bottomTab: text(s['bottomTab']),
+  }
+}
+
+export interface SettingsRequest {
+  section: SettingsSection | null
+  credential: CredentialName | null
+  /** Grows with each request, so asking for the same section twice moves focus again. */
+  seq: number
+}
+
+/** The shell's layout: which area, regions and tabs are open, and the Settings dialog. Serializable only. */
+export const useShellStore = defineStore('shell', () => {
+  const initial = readLayout()
+  const activeArea = ref<string | null>(initial.activeArea)
+  const sideOpen = ref(initial.sideOpen)
+  const bottomOpen = ref(initial.bottomOpen)
+  const bottomTab = ref<string | null>(initial.bottomTab)
+  const settingsOpen = ref(false)
+  const settingsRequest = ref<SettingsRequest>({ section: null, credential: null, seq: 0 })
+  /** A panel to move focus to once it is on screen; `seq` grows with each request. */
+  const focusRequest = ref<{ panelId: string; seq: number } | null>(null)
+
+  watch(
+    () => ({
+      activeArea: activeArea.value,
+      sideOpen: sideOpen.value,
+      bottomOpen: bottomOpen.value,
+      bottomTab: bottomTab.value,
+    }),
+    (layout) => {
+      try {
+        storage()?.setItem(LAYOUT_STORAGE_KEY, JSON.stringify(layout))
+      } catch {
+        // Full or disabled storage: the layout is not kept, nothing else is affected.
+      }
+    },
+  )
+
+  function chooseArea(id: string): void {
+    activeArea.value = id
+    sideOpen.value = true
+  }
+
+  function openSettings(section?: SettingsSection, credential?: CredentialName): void {
+    settingsRequest.value = {
+      section: section ?? null,
+      credential: credential ?? null,
+      seq: settingsRequest.value.seq + 1,
+    }
+    settingsOpen.value = true
+  }
+
+  function focusPanel(panelId: string): void {
+    focusRequest.value = { panelId, seq: (focusRequest.value?.seq ?? 0) + 1 }
+  }
+
+  return {
+    activeArea,
+    sideOpen,
+    bottomOpen,
+    bottomTab,
+    settingsOpen,
+    settingsRequest,
+    focusRequest,
+    chooseArea,
+    openSettings,
+    focusPanel,
+  }
+})

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import { buildFeature } from 'flatgeobuf/lib/mjs/generic/feature.js'
+import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
+import { readFlatGeobuf, writeFlatGeobuf } from '../../../../electron/local-service/workspace/fgb'
+import type { DatasetFeature } from '../../../../electron/local-service/workspace/features'
+
+const features: DatasetFeature[] = [
+  { geometry: { type: 'Point', coordinates: [70, 20] }, properties: { name: 'a' } },
+  { geometry: null, properties: { name: 'b' } },
+  { geometry: { type: 'Point', coordinates: [72, 22] }, properties: { name: 'c' } },
+]
+const fields = [{ name: 'name', type: 'string' as const }]
+
+describe('FlatGeobuf storage', () => {
+  it('reads back a feature without geometry followed by others (each feature padded to 8 bytes)', () => {
+    expect(readFlatGeobuf(writeFlatGeobuf(features, fields)).features).toEqual(features)
+  })
+
+  it('reads files whose features were not padded (misaligned doubles are read from a copy)', () => {
+    const padded = writeFlatGeobuf(features, fields)
+    // Rebuild the same file the way it was written before: features back to back, unpadded.
+    const headerEnd = 8 + 4 + new DataView(padded.buffer).getUint32(8, true)
+    const header = { columns: [{ name: 'name', type: 11 }] } as never
+    const raw = features.map((f) =>
+      buildFeature(
+        f.geometry
+          ? parseGeometry(f.geometry as never)
+          : parseGC({ type: 'GeometryCollection', geometries: [] }),
+        f.properties as never,
+        header,
+      ),
+    )
+    expect(raw.some((r) => r.length % 8 !== 0)).toBe(true)
+    const file = new Uint8Array(headerEnd + raw.reduce((n, r) => n + r.length, 0))
+    file.set(padded.subarray(0, headerEnd))
+    let at = headerEnd
+    for (const r of raw) {
+      file.set(r, at)
+      at += r.length
+    }
+    expect(readFlatGeobuf(file).features).toEqual(features)
+  })
+})
+
+describe('FlatGeobuf writing', () => {
+  it('writes what the flatgeobuf library itself reads back, every field type and geometry type included', async () => {
+    const { deserialize } = await import('flatgeobuf/lib/mjs/geojson.js')
+    const mixed: DatasetFeature[] = [
+      {
+        geometry: { type: 'Point', coordinates: [70, 20] },
+        properties: { s: 'Pune, महाराष्ट्र', n: 1.5, b: true, j: { a: [1, 'x'] } },
+      },
+      {
+        geometry: {
+          type: 'MultiPolygon',
+          coordinates: [
+            [
+              [
+                [70, 20],
+                [71, 20],
+                [71, 21],
+                [70, 20],
+              ],
+            ],
+          ],
+        },
+        properties: { s: '', n: -0, b: false, j: null },
+      },
+      {
+        geometry: {
+          type: 'GeometryCollection',
+          geometries: [
+            {
+              type: 'LineString',
+              coordinates: [
+                [70, 20],
+                [71, 21],
+              ],
+            },
+          ],
+        },
+        properties: { s: null, n: null, b: null, j: [1] },
+      },
+    ]
+    const mixedFields = [
+      { name: 's', type: 'string' as const },
+      { name: 'n', type: 'number' as const },
+      { name: 'b', type: 'boolean' as const },
+      { name: 'j', type: 'json' as const },
+    ]
+    const bytes = writeFlatGeobuf(mixed, mixedFields)
+    const byLibrary: Array<{ geometry: unknown; properties: Record<string, unknown> }> = []
+    for await (const f of deserialize(bytes, {} as never)) byLibrary.push(f as never)
+    expect(byLibrary.map((f) => f.geometry)).toEqual(mixed.map((f) => f.geometry))
+    expect(byLibrary[0]!.properties).toEqual({ s: 'Pune, महाराष्ट्र', n: 1.5, b: true, j: { a: [1, 'x'] } })
+    expect(readFlatGeobuf(bytes).features.map((f) => f.properties)).toEqual(mixed.map((f) => f.properties))
+  })
+})
