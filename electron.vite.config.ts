@@ -1,6 +1,7 @@
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
 import { resolve } from 'node:path'
+import { CSP_NONCE_PLACEHOLDER } from './electron/core/csp'
 
 const contract = resolve(__dirname, 'electron/contract')
 
@@ -11,7 +12,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
-          // The local service's pool worker, loaded beside the main bundle.
+          // The local service, run by the main process as an Electron utility process.
+          'local-service': resolve(__dirname, 'electron/local-service/process-entry.ts'),
+          // The local service's pool worker, loaded beside the service's bundle.
           'pool-worker': resolve(__dirname, 'electron/local-service/pool/worker.ts'),
         },
       },
@@ -30,6 +33,8 @@ export default defineConfig({
   renderer: {
     root: 'src',
     plugins: [vue()],
+    // Each host replaces the placeholder with a fresh nonce per response (electron/core/csp.ts).
+    html: { cspNonce: CSP_NONCE_PLACEHOLDER },
     resolve: { alias: { '@contract': contract } },
     build: {
       outDir: 'out/renderer',

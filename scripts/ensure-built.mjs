@@ -8,6 +8,7 @@ const BUILT = [
   'out/web/main.mjs',
   'out/web/pool-worker.js',
   'out/cli/geo-analyst.mjs',
+  'out/main/local-service.js',
 ]
 const SOURCES = ['src', 'electron', 'resources']
 

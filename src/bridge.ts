@@ -10,6 +10,8 @@ import {
   type EventPayload,
   type GeoApi,
   type GeoEventsApi,
+  type GeoFilesApi,
+  type ImportFileRef,
   type Result,
 } from '@contract/index'
 
@@ -17,6 +19,7 @@ declare global {
   interface Window {
     geo?: GeoApi
     geoEvents?: GeoEventsApi
+    geoFiles?: GeoFilesApi
   }
 }
 
@@ -66,6 +69,37 @@ export function createHttpGeoApi(secret: string | null, fetchImpl: typeof fetch 
   ) as GeoApi
 }
 
+/**
+ * Files for import in the browser host: the file is streamed to `POST /api/upload` (never read into
+ * memory here) and the host answers the reference `datasets.import` names.
+ */
+export function createHttpGeoFiles(secret: string | null, fetchImpl: typeof fetch = fetch): GeoFilesApi {
+  return {
+    async offerForImport(file: File): Promise<Result<ImportFileRef>> {
+      if (!secret) {
+        return fail(
+          'local-configuration',
+          'This page was opened without the browser host session; open the URL that `npm run web` printed.',
+        )
+      }
+      try {
+        const response = await fetchImpl('/api/upload', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/octet-stream',
+            'x-file-name': encodeURIComponent(file.name),
+            [SESSION_HEADER]: secret,
+          },
+          body: file,
+        })
+        return (await response.json()) as Result<ImportFileRef>
+      } catch (error) {
+        return fail('timeout-network', `The browser host did not take the file: ${(error as Error).message}`)
+      }
+    },
+  }
+}
+
 type AnyListener = (payload: unknown) => void
 
 /** Events from the browser host: one long-lived response carrying newline-delimited JSON. */
@@ -111,18 +145,23 @@ export function createHttpGeoEvents(secret: string | null, fetchImpl: typeof fet
   }
 }
 
-function resolveBridge(): { geo: GeoApi; geoEvents: GeoEventsApi } {
-  if (typeof window !== 'undefined' && window.geo && window.geoEvents) {
-    return { geo: window.geo, geoEvents: window.geoEvents }
+function resolveBridge(): { geo: GeoApi; geoEvents: GeoEventsApi; geoFiles: GeoFilesApi } {
+  if (typeof window !== 'undefined' && window.geo && window.geoEvents && window.geoFiles) {
+    return { geo: window.geo, geoEvents: window.geoEvents, geoFiles: window.geoFiles }
   }
   const secret =
     typeof window === 'undefined'
       ? null
       : takeSessionSecret(window.location, window.sessionStorage, window.history)
-  return { geo: createHttpGeoApi(secret), geoEvents: createHttpGeoEvents(secret) }
+  return {
+    geo: createHttpGeoApi(secret),
+    geoEvents: createHttpGeoEvents(secret),
+    geoFiles: createHttpGeoFiles(secret),
+  }
 }
 
 const bridge = resolveBridge()
 
 export const geo: GeoApi = bridge.geo
 export const geoEvents: GeoEventsApi = bridge.geoEvents
+export const geoFiles: GeoFilesApi = bridge.geoFiles

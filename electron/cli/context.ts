@@ -63,6 +63,10 @@ export function createCliContext(
         secretStore: options.secretStore,
         startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir({ env: io.env }) }),
         dataDir: resolveDataDir({ env: io.env }),
+      }).then((created) => {
+        // Whichever command meets an unreadable settings file says so, once, before its answer.
+        created.settings.onRecovered((notice) => ctx.warn(notice))
+        return created
       })
       return core
     },

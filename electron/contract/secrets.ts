@@ -44,7 +44,10 @@ export type CredentialStatus = z.infer<typeof credentialStatusSchema>
 export const secretsStatusSchema = z.object({
   profile: z.string(),
   store: z.enum(SECRET_STORE_KINDS),
-  /** Set when secrets are kept for this session only, with the reason. */
+  /**
+   * Set when secrets are kept for this session only, or when the keychain cannot be used now (locked,
+   * or without a keyring): what happened and what to do.
+   */
   warning: z.string().optional(),
   credentials: z.array(credentialStatusSchema),
 })

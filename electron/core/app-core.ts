@@ -81,6 +81,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (!start) return Promise.resolve(null)
     starting ??= start().then((service) => {
       local = service
+      // A service that ended is dropped; the next call that needs it starts a new one.
+      service.onExit?.((reason) => {
+        if (local !== service) return
+        local = null
+        starting = undefined
+        console.error(`The built-in local service ended (${reason}); it starts again when next needed.`)
+      })
       credentials.provide(LOCAL_PROFILE, 'token', service.token)
       credentials.provide(LOCAL_PROFILE, 'licence-key', service.licenceKey)
       return service

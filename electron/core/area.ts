@@ -31,6 +31,8 @@ export interface LocalServiceHandle {
   token: string
   licenceKey: string
   close(): Promise<void>
+  /** When the service can end on its own (its own process): called once if it does. */
+  onExit?(listener: (reason: string) => void): void
 }
 
 /**

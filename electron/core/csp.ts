@@ -1,17 +1,43 @@
+import { randomBytes } from 'node:crypto'
+import { tileSources } from '../contract'
+
 /**
- * The Content-Security-Policy of the app's page, the same in Electron and in the browser host:
- * only the app's own scripts; no eval, no inline scripts, no plugins, no framing, no foreign connections.
- * Images may come from https tile servers (the online basemap); images cannot run code.
+ * What the built page (`out/renderer/index.html`) carries where each response's nonce goes: Vite's
+ * `html.cspNonce` writes it on the page's own tags and in `<meta property="csp-nonce">`, from which the
+ * renderer hands it to the component library for the style elements it adds at run time.
  */
-export function buildCsp(options: { devServerOrigin?: string } = {}): string {
+export const CSP_NONCE_PLACEHOLDER = 'GEO_CSP_NONCE'
+
+export interface CspOptions {
+  /** The dev server while developing (hot reload): its scripts, socket and injected styles. */
+  devServerOrigin?: string
+  /** XYZ tile templates of the settings: their hosts, and no others, may serve images (map tiles). */
+  tileUrls?: readonly string[]
+  /** This response's nonce: style elements must carry it (no inline style without it). */
+  styleNonce?: string
+}
+
+/**
+ * The Content-Security-Policy of the app's page, the same in Electron and in the browser host: only the
+ * app's own scripts (no eval, no inline script); styles from the app's files and from style elements
+ * carrying this response's nonce; images from the app and the configured tile servers only; no
+ * plugins, no framing, no foreign connections.
+ */
+export function buildCsp(options: CspOptions = {}): string {
   const dev = options.devServerOrigin
   const connect = ["'self'", ...(dev ? [dev, dev.replace(/^http/, 'ws')] : [])].join(' ')
+  // The dev server injects styles without a nonce; a nonce would switch 'unsafe-inline' off, so none there.
+  const style = dev
+    ? "'self' 'unsafe-inline'"
+    : options.styleNonce
+      ? `'self' 'nonce-${options.styleNonce}'`
+      : "'self'"
+  const tiles = [...new Set((options.tileUrls ?? []).flatMap(tileSources))]
   return [
     "default-src 'none'",
     `script-src 'self'${dev ? ` ${dev}` : ''}`,
-    // Vue and the component library set style attributes at run time.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    `style-src ${style}`,
+    ['img-src', "'self'", 'data:', 'blob:', ...tiles].join(' '),
     "font-src 'self' data:",
     `connect-src ${connect}`,
     "worker-src 'self' blob:",
@@ -21,4 +47,14 @@ export function buildCsp(options: { devServerOrigin?: string } = {}): string {
     "frame-ancestors 'none'",
     "frame-src 'none'",
   ].join('; ')
+}
+
+/** A fresh nonce for one response of the page. */
+export function newCspNonce(): string {
+  return randomBytes(18).toString('base64')
+}
+
+/** The page's HTML with this response's nonce where the build left the placeholder. */
+export function withCspNonce(html: string, nonce: string): string {
+  return html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce)
 }

@@ -38,7 +38,7 @@ function failureOf(error: unknown, operation: string): unknown {
   }
   if (error instanceof ImportError) {
     return new GeoFailure('validation', `${operation}: ${error.message}; the workspace was left as it was`, {
-      field: 'contentBase64',
+      field: 'file',
       // The caller can offer to import again with skipInvalid.
       ...(error.code ? { code: error.code } : {}),
     })

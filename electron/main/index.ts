@@ -1,59 +1,94 @@
-import { app, ipcMain, net, protocol, session } from 'electron'
+import { app, ipcMain, net, protocol, session, utilityProcess, type UtilityProcess } from 'electron'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
 import { buildCsp } from '../core/csp'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { startLocalService } from '../local-service'
-import { forwardEvent, registerOperations } from './ipc'
-import { ElectronSaveDialog } from './save-dialog'
+import { appProtocolHandler } from './app-protocol'
+import { ImportGrants } from './import-grants'
+import { forwardEvent, registerFileOffers, registerOperations } from './ipc'
+import { LocalServiceLauncher, type ServiceChild } from './local-service-launcher'
 import {
   APP_ORIGIN,
   APP_SCHEME,
-  allowNavigation,
   allowPermission,
-  appFilePath,
   appOrigins,
-  windowOpenDecision,
+  closeBeforeQuit,
+  focusExisting,
+  guardWebContents,
 } from './policy'
+import { ElectronSaveDialog } from './save-dialog'
 import { createAppWindow } from './window-factory'
 
+/**
+ * The Electron main process, kept thin: every decision is a tested function of `policy.ts`,
+ * `app-protocol.ts`, `import-grants.ts`, `ipc.ts` and `local-service-launcher.ts`.
+ */
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
 const origins = appOrigins(devServerUrl)
 const rendererDir = path.join(import.meta.dirname, '../renderer')
 const preloadPath = path.join(import.meta.dirname, '../preload/index.cjs')
+const serviceEntry = path.join(import.meta.dirname, 'local-service.js')
+let mainWindow: Electron.BrowserWindow | null = null
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-])
+// Every renderer sandboxed, whatever a window's options say.
+app.enableSandbox()
 
-function configDirFromArgv(argv: readonly string[]): string | undefined {
-  const index = argv.indexOf('--config-dir')
-  return index >= 0
-    ? argv[index + 1]
-    : argv.find((a) => a.startsWith('--config-dir='))?.slice('--config-dir='.length)
+// One instance owns the workspace: a second one brings the first forward and ends.
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ])
+  app.on('second-instance', () => focusExisting(mainWindow))
+  // Every web contents, including ones the window factory did not make.
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origins))
+  app.on('window-all-closed', () => app.quit())
+  void app.whenReady().then(start)
 }
 
-app.on('web-contents-created', (_event, contents) => {
-  // Defence in depth for any web contents, including ones the factory did not make.
-  contents.setWindowOpenHandler(({ url }) => windowOpenDecision(url))
-  contents.on('will-navigate', (event, url) => {
-    if (!allowNavigation(url, origins)) event.preventDefault()
+async function start(): Promise<void> {
+  // The local service runs in a utility process: none of its routes on this process's thread.
+  const localService = new LocalServiceLauncher({
+    fork: () =>
+      serviceChild(utilityProcess.fork(serviceEntry, [], { serviceName: 'Geo Analyst local service' })),
+    service: {
+      workspaceDir: resolveWorkspaceDir(),
+      sampleDir: app.isPackaged ? path.join(process.resourcesPath, 'resources', 'sample') : undefined,
+    },
   })
-  contents.on('will-attach-webview', (event) => event.preventDefault())
-})
+  const saveDialog = new ElectronSaveDialog()
+  // Imports read files the user chose or dropped, by grant (import-grants.ts), never by a page's path.
+  const importGrants = new ImportGrants()
+  const core = await createCore({
+    configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
+    dataDir: resolveDataDir(),
+    ports: { saveDialog, importFiles: importGrants },
+    host: 'electron',
+    version: app.getVersion(),
+    startLocalService: () => localService.start(),
+  })
+  app.on(
+    'before-quit',
+    closeBeforeQuit(
+      () => core.close(),
+      () => app.quit(),
+    ),
+  )
+  const tileUrls = async () => [(await core.settings.view()).preferences.basemap.xyzUrl]
 
-void app.whenReady().then(async () => {
-  const csp = buildCsp({ devServerOrigin: devServerUrl ? new URL(devServerUrl).origin : undefined })
-  protocol.handle(APP_SCHEME, async (request) => {
-    const file = appFilePath(request.url, rendererDir, path.join)
-    if (!file) return new Response('Not found', { status: 404 })
-    const response = await net.fetch(pathToFileURL(file).toString())
-    const headers = new Headers(response.headers)
-    headers.set('Content-Security-Policy', csp)
-    headers.set('X-Content-Type-Options', 'nosniff')
-    return new Response(response.body, { status: response.status, headers })
-  })
+  protocol.handle(
+    APP_SCHEME,
+    appProtocolHandler({
+      rendererDir,
+      join: path.join,
+      readText: (file) => readFile(file, 'utf8'),
+      fetchFile: (file) => net.fetch(pathToFileURL(file).toString()),
+      tileUrls,
+    }),
+  )
   const ses = session.defaultSession
   ses.setPermissionRequestHandler((contents, permission, callback) =>
     callback(allowPermission(permission, contents.getURL(), origins)),
@@ -62,37 +97,47 @@ void app.whenReady().then(async () => {
     allowPermission(permission, requestingOrigin, origins),
   )
   if (devServerUrl) {
-    ses.webRequest.onHeadersReceived((details, callback) =>
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } }),
-    )
+    const devServerOrigin = new URL(devServerUrl).origin
+    ses.webRequest.onHeadersReceived((details, callback) => {
+      void tileUrls().then((urls) => {
+        const csp = buildCsp({ devServerOrigin, tileUrls: urls })
+        callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
+      })
+    })
   }
 
-  const saveDialog = new ElectronSaveDialog()
-  const core = await createCore({
-    configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
-    dataDir: resolveDataDir(),
-    ports: { saveDialog },
-    host: 'electron',
-    version: app.getVersion(),
-    startLocalService: () =>
-      startLocalService({
-        workspaceDir: resolveWorkspaceDir(),
-        sampleDir: app.isPackaged ? path.join(process.resourcesPath, 'resources', 'sample') : undefined,
-      }),
-  })
+  // An unreadable settings file is logged here and shown in the window's banner (the view's notice).
+  core.settings.onRecovered((notice) => console.error(notice))
+  await core.settings.view()
   // The Local profile works offline from the first launch; a failure leaves remote profiles usable.
   core
     .ensureLocalService()
     .catch((error: Error) => console.error(`Local service did not start: ${error.message}`))
-  app.on('before-quit', () => void core.close())
   registerOperations(ipcMain, core.call, origins)
+  registerFileOffers(ipcMain, (offered) => importGrants.offer(offered), origins)
 
-  const window = createAppWindow({ preloadPath, origins, url: devServerUrl ?? `${APP_ORIGIN}/index.html` })
+  const window = createAppWindow({ preloadPath, url: devServerUrl ?? `${APP_ORIGIN}/index.html` })
+  mainWindow = window
   saveDialog.parent = window
   core.events.subscribe((name, payload) => {
     if (!window.isDestroyed())
       forwardEvent((channel, p) => window.webContents.send(channel, p), name, payload)
   })
-})
+}
 
-app.on('window-all-closed', () => app.quit())
+function configDirFromArgv(argv: readonly string[]): string | undefined {
+  const index = argv.indexOf('--config-dir')
+  return index >= 0
+    ? argv[index + 1]
+    : argv.find((a) => a.startsWith('--config-dir='))?.slice('--config-dir='.length)
+}
+
+/** Electron's utility process as the launcher sees it. */
+function serviceChild(child: UtilityProcess): ServiceChild {
+  return {
+    postMessage: (request) => child.postMessage(request),
+    onMessage: (listener) => void child.on('message', listener),
+    onExit: (listener) => void child.once('exit', (code) => listener(code)),
+    kill: () => void child.kill(),
+  }
+}

@@ -1,12 +1,12 @@
 import { BrowserWindow } from 'electron'
-import { allowNavigation, secureWebPreferences, windowOpenDecision } from './policy'
+import { secureWebPreferences } from './policy'
 
-/** The one place windows are made: every window gets the same locked-down preferences and guards. */
-export function createAppWindow(options: {
-  preloadPath: string
-  origins: readonly string[]
-  url: string
-}): BrowserWindow {
+/**
+ * The one place windows are made: every window gets the same locked-down preferences. Its navigation,
+ * window-open and webview guards are those every web contents gets when it is created (`index.ts`,
+ * `guardWebContents`).
+ */
+export function createAppWindow(options: { preloadPath: string; url: string }): BrowserWindow {
   const window = new BrowserWindow({
     width: 1400,
     height: 900,
@@ -17,14 +17,6 @@ export function createAppWindow(options: {
     backgroundColor: '#f4f6f8',
     webPreferences: secureWebPreferences(options.preloadPath),
   })
-  const contents = window.webContents
-  contents.setWindowOpenHandler(({ url }) => windowOpenDecision(url))
-  const guard = (event: { preventDefault(): void }, url: string) => {
-    if (!allowNavigation(url, options.origins)) event.preventDefault()
-  }
-  contents.on('will-navigate', guard)
-  contents.on('will-redirect', guard)
-  contents.on('will-attach-webview', (event) => event.preventDefault())
   window.once('ready-to-show', () => window.show())
   void window.loadURL(options.url)
   return window

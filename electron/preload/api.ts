@@ -1,11 +1,15 @@
 import {
   INVOKE_CHANNEL,
+  OFFER_FILE_CHANNEL,
   OPERATION_NAMES,
   eventChannel,
+  fail,
   isEventName,
   type EventName,
   type GeoApi,
   type GeoEventsApi,
+  type GeoFilesApi,
+  type ImportFileRef,
   type Result,
 } from '../contract'
 
@@ -32,4 +36,28 @@ export function buildGeoEvents(subscribe: Subscribe): GeoEventsApi {
       return subscribe(eventChannel(name), listener as (payload: unknown) => void)
     },
   }) as GeoEventsApi
+}
+
+/**
+ * `window.geoFiles`: a `File` the user chose or dropped is offered for import by its path on disk, which
+ * only Electron can tell (`webUtils.getPathForFile`; empty for files made by the page). The page never
+ * sees or names the path; it gets the reference the main process grants.
+ */
+export function buildGeoFiles(pathOf: (file: File) => string, invoke: Invoke): GeoFilesApi {
+  return Object.freeze({
+    async offerForImport(file: File): Promise<Result<ImportFileRef>> {
+      let filePath = ''
+      try {
+        filePath = pathOf(file)
+      } catch {
+        // Not a File at all: refused below like a file that is not on disk.
+      }
+      if (!filePath) {
+        return fail('validation', 'Only a file chosen or dropped from disk can be imported', {
+          field: 'file',
+        })
+      }
+      return (await invoke(OFFER_FILE_CHANNEL, filePath)) as Result<ImportFileRef>
+    },
+  })
 }

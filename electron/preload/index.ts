@@ -1,5 +1,5 @@
-import { contextBridge, ipcRenderer } from 'electron'
-import { buildGeoApi, buildGeoEvents } from './api'
+import { contextBridge, ipcRenderer, webUtils } from 'electron'
+import { buildGeoApi, buildGeoEvents, buildGeoFiles } from './api'
 
 contextBridge.exposeInMainWorld(
   'geo',
@@ -15,4 +15,11 @@ contextBridge.exposeInMainWorld(
       ipcRenderer.removeListener(channel, wrapped)
     }
   }),
+)
+contextBridge.exposeInMainWorld(
+  'geoFiles',
+  buildGeoFiles(
+    (file) => webUtils.getPathForFile(file),
+    (channel, ...args) => ipcRenderer.invoke(channel, ...args),
+  ),
 )

@@ -4,6 +4,7 @@ import { createCore } from '../core/app-core'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
 import { startLocalService } from '../local-service'
 import { startWebHost } from './server'
+import { UploadStore } from './uploads'
 import { version } from '../../package.json'
 
 /** `npm run web [-- --port N] [--config-dir DIR]`: the app in a browser, served on 127.0.0.1. */
@@ -21,6 +22,8 @@ const staticDir =
   typeof args.flags['static-dir'] === 'string'
     ? path.resolve(args.flags['static-dir'])
     : path.resolve(import.meta.dirname, '../renderer')
+// Files for import arrive as uploads (POST /api/upload) and are imported by reference.
+const uploads = new UploadStore()
 const core = await createCore({
   configDir: resolveConfigDir({
     flag: typeof args.flags['config-dir'] === 'string' ? args.flags['config-dir'] : undefined,
@@ -30,7 +33,12 @@ const core = await createCore({
   startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir() }),
   dataDir: resolveDataDir(),
   // No save dialog: the browser downloads exports, so export.save answers local-configuration here.
+  ports: { importFiles: uploads },
 })
+// An unreadable settings file is met now, not at the page's first request, and said here once; the
+// page shows the same notice in its banner.
+core.settings.onRecovered((notice) => console.error(`geo-analyst web: ${notice}`))
+await core.settings.view()
 try {
   const local = await core.ensureLocalService()
   if (local)
@@ -40,10 +48,17 @@ try {
     `geo-analyst web: the local service did not start (${(error as Error).message}); remote profiles still work.`,
   )
 }
-const host = await startWebHost({ call: core.call, events: core.events, staticDir, port })
+const host = await startWebHost({
+  call: core.call,
+  events: core.events,
+  staticDir,
+  port,
+  uploads,
+  tileUrls: async () => [(await core.settings.view()).preferences.basemap.xyzUrl],
+})
 console.log(
   `Geo Analyst is running. Open this URL in a browser (it carries this run's session secret):\n\n  ${host.openUrl}\n`,
 )
-const stop = () => void Promise.all([host.close(), core.close()]).then(() => process.exit(0))
+const stop = () => void Promise.all([host.close(), core.close(), uploads.close()]).then(() => process.exit(0))
 process.on('SIGINT', stop)
 process.on('SIGTERM', stop)

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -21,6 +21,9 @@ export const CHROMIUM_ARGS = [
 
 export interface RunningHost {
   url: string
+  port: number
+  /** The host's process is still running. */
+  alive(): boolean
   openUrl: string
   configDir: string
   dataDir: string
@@ -28,15 +31,27 @@ export interface RunningHost {
   stop(): Promise<void>
 }
 
-/** Start the built browser host (`out/web/main.mjs`) as its own process, on a free loopback port. */
+/**
+ * Start the built browser host (`out/web/main.mjs`) as its own process, on a free loopback port; with
+ * `fromSource`, the TypeScript entry through tsx instead (node tests, which do not build first).
+ */
 export async function startHost(
-  options: { configDir?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    configDir?: string
+    dataDir?: string
+    env?: NodeJS.ProcessEnv
+    fromSource?: boolean
+    args?: string[]
+  } = {},
 ): Promise<RunningHost> {
   const configDir = options.configDir ?? mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-config-'))
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-data-'))
+  const entry = options.fromSource
+    ? ['--import', 'tsx', path.join(ROOT, 'electron/web/main.ts')]
+    : [path.join(ROOT, 'out/web/main.mjs')]
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, 'out/web/main.mjs'), '--port', '0', '--config-dir', configDir],
+    [...entry, '--port', '0', '--config-dir', configDir, ...(options.args ?? [])],
     {
       cwd: ROOT,
       env: { ...process.env, GEO_ANALYST_DATA_DIR: dataDir, ...options.env },
@@ -61,8 +76,11 @@ export async function startHost(
     child.stdout?.on('data', check)
     child.on('exit', (code) => reject(new Error(`browser host exited with ${code}:\n${output}`)))
   })
+  const url = openUrl.split('#')[0] as string
   return {
-    url: openUrl.split('#')[0] as string,
+    url,
+    port: Number(new URL(url).port),
+    alive: () => child.exitCode === null && child.signalCode === null,
     openUrl,
     configDir,
     dataDir,
@@ -97,7 +115,10 @@ export async function openApp(
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text())
+    if (message.type() !== 'error') return
+    problems.push(message.text())
+    // Chromium reports what the page's policy refused on the console; every e2e session fails on it.
+    if (/Content Security Policy/.test(message.text())) cspViolations.push(message.text())
   })
   ;(page as Page & { problems?: string[] }).problems = problems
   await page.goto(host.openUrl)
@@ -107,6 +128,9 @@ export async function openApp(
   }
   return page
 }
+
+/** What the page's Content-Security-Policy refused, in any page of this test file. */
+const cspViolations: string[] = []
 
 export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? []
@@ -121,6 +145,8 @@ export function useAppSession(): { readonly browser: Browser; readonly host: Run
   afterAll(async () => {
     await session.browser?.close()
     await session.host?.stop()
+    // The app runs under its policy (no inline style without the nonce, images from the tile server only).
+    expect(cspViolations.splice(0)).toEqual([])
   })
   return session
 }

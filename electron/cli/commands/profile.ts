@@ -1,4 +1,4 @@
-import { BASE_URL_KEYS, type BaseUrlKey, type Profile, type SettingsView } from '../../contract'
+import { BASE_URL_KEYS, type BaseUrlKey, type Profile } from '../../contract'
 import { GeoFailure } from '../../core/geo-failure'
 import { stringFlag } from '../args'
 import type { CliCommand } from '../context'
@@ -14,10 +14,6 @@ function describe(profile: Profile, active: boolean): string {
   return [head, ...BASE_URL_KEYS.map((key) => `    ${key.padEnd(17)}${profile.urls?.[key]}`)].join('\n')
 }
 
-function noticeOf(view: SettingsView): string {
-  return view.notice ? `\nNote: ${view.notice}` : ''
-}
-
 export const profileCommands: CliCommand[] = [
   {
     name: 'profile list',
@@ -27,8 +23,7 @@ export const profileCommands: CliCommand[] = [
       const view = await ctx.invoke('settings.get', {})
       ctx.print(
         view,
-        view.profiles.map((p) => `${p.name === view.activeProfile ? '*' : ' '} ${p.name}`).join('\n') +
-          noticeOf(view),
+        view.profiles.map((p) => `${p.name === view.activeProfile ? '*' : ' '} ${p.name}`).join('\n'),
       )
     },
   },
@@ -41,7 +36,7 @@ export const profileCommands: CliCommand[] = [
       const name = args.positionals[0] ?? view.activeProfile
       const profile = view.profiles.find((p) => p.name === name)
       if (!profile) throw new GeoFailure('not-found', `No profile named "${name}"`)
-      ctx.print(profile, describe(profile, profile.name === view.activeProfile) + noticeOf(view))
+      ctx.print(profile, describe(profile, profile.name === view.activeProfile))
     },
   },
   {

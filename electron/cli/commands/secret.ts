@@ -16,8 +16,13 @@ function statusText(status: SecretsStatus): string {
   const lines = status.credentials.map(
     (c) => `  ${c.name.padEnd(17)}${c.set ? `set${c.updatedAt ? ` (${c.updatedAt})` : ''}` : 'not set'}`,
   )
-  const store = status.store === 'keychain' ? 'OS keychain' : 'this session only (no keychain)'
-  return [`Profile ${status.profile}, stored in ${store}:`, ...lines].join('\n')
+  const head =
+    status.store === 'session-memory'
+      ? `Profile ${status.profile}, stored for this session only (no keychain):`
+      : status.warning
+        ? `Profile ${status.profile}: the OS keychain cannot be used now (see the warning); as last set here:`
+        : `Profile ${status.profile}, stored in OS keychain:`
+  return [head, ...lines].join('\n')
 }
 
 /** Read one line from stdin: the secret never comes from argv, where process lists and shell history see it. */
@@ -36,9 +41,10 @@ export async function readSecretFromStdin(ctx: CliContext): Promise<string> {
   return value
 }
 
-function warnIfSessionOnly(ctx: CliContext, status: SecretsStatus): void {
+function warnIfStoreProblem(ctx: CliContext, status: SecretsStatus): void {
   if (status.store === 'session-memory')
     ctx.warn(status.warning ?? 'no keychain; secrets last for this process only')
+  else if (status.warning) ctx.warn(status.warning)
 }
 
 export const secretCommands: CliCommand[] = [
@@ -70,7 +76,7 @@ export const secretCommands: CliCommand[] = [
     flags: { profile: 'string' },
     async run(ctx, args) {
       const status = await ctx.invoke('secrets.status', { profile: stringFlag(args, 'profile') })
-      warnIfSessionOnly(ctx, status)
+      warnIfStoreProblem(ctx, status)
       ctx.print(status, statusText(status))
     },
   },
@@ -82,7 +88,7 @@ export const secretCommands: CliCommand[] = [
     async run(ctx, args) {
       const name = credentialName(args.positionals[0])
       const status = await ctx.invoke('secrets.clear', { profile: stringFlag(args, 'profile'), name })
-      warnIfSessionOnly(ctx, status)
+      warnIfStoreProblem(ctx, status)
       ctx.print(status, `Credential ${name} cleared for profile ${status.profile}.`)
     },
   },

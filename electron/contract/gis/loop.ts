@@ -110,11 +110,28 @@ export const datasetFeaturesSchema = z.object({
   featureCount: z.number(),
 })
 
+/**
+ * An opaque reference to a file the host holds for an import, never a path: in the desktop app a grant
+ * for a file the user chose or dropped, in the browser host an upload (`POST /api/upload`). Used once.
+ */
+export const fileRefSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'must be the reference of a file chosen, dropped or uploaded for import')
+
+/** What a host answers for a file offered for import. */
+export const importFileRefSchema = z.object({
+  file: fileRefSchema,
+  /** The file's own name (no folder): it tells the format and the default dataset name. */
+  fileName: z.string(),
+  size: z.number().int().nonnegative(),
+})
+
+export type ImportFileRef = z.infer<typeof importFileRefSchema>
+
 export const importRequestSchema = z
   .object({
-    fileName: z.string().min(1).max(255),
-    /** File content, base64; at most 256 MiB decoded. */
-    contentBase64: z.string().max(Math.ceil((256 * 1024 * 1024 * 4) / 3) + 4),
+    file: fileRefSchema,
+    /** The dataset's name; from the file name when absent. */
     name: z.string().optional(),
     /** Leave out features that fail the RFC 7946 checks (counted in the answer) instead of refusing the file. */
     skipInvalid: z.boolean().optional(),

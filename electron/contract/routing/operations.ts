@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { fileRefSchema } from '../gis/loop'
 import { op, paramDocs, type InterfaceTable } from '../operation'
 import {
   MATRIX_PROFILES,
@@ -88,14 +89,12 @@ export type NetworkInfo = z.output<typeof networkInfoSchema>
 export const speedModelInfoSchema = z.object({ name: z.string(), model: z.boolean() })
 
 /** Largest extract the app imports through the window (bigger ones: `geo-analyst routing import`). */
-export const MAX_NETWORK_IMPORT_BYTES = 256 * 1024 * 1024
 
 export const networkImportRequestSchema = z
   .object({
     importId: z.string().min(1).max(64),
-    fileName: z.string().min(1).max(255),
-    /** The extract, base64 (at most 256 MiB decoded). */
-    contentBase64: z.string().max(Math.ceil((MAX_NETWORK_IMPORT_BYTES * 4) / 3) + 4),
+    /** The extract, offered for import by reference (a desktop grant or a browser-host upload). */
+    file: fileRefSchema,
     name: z.string().max(120).optional(),
     timeZone: z.string().max(64).optional(),
   })

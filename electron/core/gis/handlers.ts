@@ -5,13 +5,14 @@ import type { CoreContext, HandlerRegistry } from '../area'
 import type { SaveDialogPort } from '../export/save-dialog-port'
 import { GeoFailure } from '../geo-failure'
 import { DrawingsStore } from '../workspace/drawings-store'
+import type { ImportFiles } from '../workspace/import-files'
 import type { LocalWorkspacePort } from '../workspace/local-workspace-port'
 import { RunHistory } from '../workspace/run-history'
 import { datasetFromLayer } from './datasets'
 import { httpWorkspacePort } from './http-workspace-port'
 import { joinPreview } from './join-preview'
 import { geoFailureOf, JoinRuns } from './join-runs'
-import type { Result } from '../../contract'
+import { IMPORT_MAX_BYTES, formatBytes, type Result } from '../../contract'
 
 /**
  * How joins are sent: one attempt may take minutes (a join over a big dataset), answers may be large,
@@ -28,12 +29,9 @@ export interface GisPorts {
   saveDialog?: SaveDialogPort
   /** The local workspace; by default the built-in local service's, over HTTP. */
   localWorkspace?: LocalWorkspacePort
+  /** Files offered for import by reference (desktop grants, browser-host uploads); none in the CLI. */
+  importFiles?: ImportFiles
 }
-
-/** Largest import accepted, decoded (the contract bounds the base64 text accordingly). */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw geoFailureOf(result.error)
@@ -59,6 +57,7 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
     }),
     localWorkspace: ports.localWorkspace ?? httpWorkspacePort(core.localService),
     saveDialog: ports.saveDialog,
+    importFiles: ports.importFiles,
   }
   const events = core.events
 
@@ -92,35 +91,38 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
     },
     'gis.cancelJoin': async ({ runId }) => ({ cancelled: gis.joinRuns.cancel(runId) }),
     'datasets.features': async ({ name }) => (await localWorkspace('datasets.features')).features(name),
-    'datasets.import': async ({ fileName, contentBase64, name, skipInvalid }) => {
-      const port = await localWorkspace('datasets.import')
-      const text = contentBase64.replace(/\s+/g, '')
-      if (!BASE64.test(text) || text.length % 4 === 1) {
-        throw new GeoFailure('validation', 'datasets.import: contentBase64 is not valid base64', {
-          field: 'contentBase64',
-        })
-      }
-      const bytes = Buffer.from(text, 'base64')
-      if (bytes.byteLength === 0) {
-        throw new GeoFailure('validation', `datasets.import: ${fileName} is empty`, {
-          field: 'contentBase64',
-        })
-      }
-      if (bytes.byteLength > MAX_IMPORT_BYTES) {
+    'datasets.import': async ({ file, name, skipInvalid }) => {
+      if (!gis.importFiles) {
         throw new GeoFailure(
-          'validation',
-          `datasets.import: ${fileName} is larger than ${MAX_IMPORT_BYTES} bytes; use geo-analyst import for big files`,
-          { field: 'contentBase64' },
+          'local-configuration',
+          'datasets.import: this host takes no files for import; use geo-analyst import FILE',
         )
       }
-      const info = await port.importFile({
-        fileName,
-        bytes,
-        ...(name ? { name } : {}),
-        ...(skipInvalid ? { skipInvalid } : {}),
-      })
-      events.emit('datasets.changed', { reason: `imported ${info.layername}` })
-      return { ...info, local: true }
+      const source = await gis.importFiles.take(file)
+      try {
+        const port = await localWorkspace('datasets.import')
+        const problem =
+          source.size === 0
+            ? 'is empty'
+            : source.size > IMPORT_MAX_BYTES
+              ? `is larger than the ${formatBytes(IMPORT_MAX_BYTES)} the app imports; use geo-analyst import for big files`
+              : null
+        if (problem) {
+          throw new GeoFailure('validation', `datasets.import: ${source.fileName} ${problem}`, {
+            field: 'file',
+          })
+        }
+        const info = await port.importPath({
+          path: source.path,
+          fileName: source.fileName,
+          ...(name ? { name } : {}),
+          ...(skipInvalid === undefined ? {} : { skipInvalid }),
+        })
+        events.emit('datasets.changed', { reason: `imported ${info.layername}` })
+        return { ...info, local: true }
+      } finally {
+        await source.release()
+      }
     },
     'drawings.load': () => gis.drawings.load(),
     'drawings.save': ({ collection }) => gis.drawings.save(collection),

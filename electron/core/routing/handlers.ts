@@ -1,26 +1,16 @@
-import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { classifyStatus, type Result } from '../../contract'
+import { classifyStatus, importFileProblem, NETWORK_IMPORT_EXTENSIONS, type Result } from '../../contract'
 import type { MatrixResponse } from '../../contract/routing/matrix'
-import {
-  MAX_NETWORK_IMPORT_BYTES,
-  networkInfoSchema,
-  routingOperations,
-  type NetworkInfo,
-} from '../../contract/routing/operations'
+import { networkInfoSchema, routingOperations, type NetworkInfo } from '../../contract/routing/operations'
 import type { CoreContext, HandlerRegistry, LocalServiceHandle } from '../area'
 import { failureOf } from '../gis/http-workspace-port'
 import { geoFailureOf } from '../gis/join-runs'
 import { GeoFailure } from '../geo-failure'
+import type { ImportFiles } from '../workspace/import-files'
 
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw geoFailureOf(result.error)
   return result.value
 }
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** The local extensions of a §2.3 answer (the cloud sends neither; the schema keeps unknown members). */
 function localExtras(response: MatrixResponse): { network: string | null; snapped: unknown[] } {
@@ -134,38 +124,34 @@ export function registerRoutingHandlers(registry: HandlerRegistry, core: CoreCon
       }
     },
 
-    'routing.importNetwork': async ({ importId, fileName, contentBase64, name, timeZone }) => {
-      const text = contentBase64.replace(/\s+/g, '')
-      if (!BASE64.test(text) || text.length % 4 === 1)
-        throw new GeoFailure('validation', 'routing.importNetwork: contentBase64 is not valid base64', {
-          field: 'contentBase64',
-        })
-      const bytes = Buffer.from(text, 'base64')
-      if (bytes.byteLength === 0)
-        throw new GeoFailure('validation', `routing.importNetwork: ${fileName} is empty`, {
-          field: 'contentBase64',
-        })
-      if (bytes.byteLength > MAX_NETWORK_IMPORT_BYTES)
+    'routing.importNetwork': async ({ importId, file, name, timeZone }) => {
+      const importFiles = (core.ports as { importFiles?: ImportFiles }).importFiles
+      if (!importFiles) {
         throw new GeoFailure(
-          'validation',
-          `routing.importNetwork: ${fileName} is larger than ${MAX_NETWORK_IMPORT_BYTES} bytes; use geo-analyst routing import for big extracts`,
-          { field: 'contentBase64' },
+          'local-configuration',
+          'routing.importNetwork: this host takes no files for import; use geo-analyst routing import FILE',
         )
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'geo-network-'))
-      const file = path.join(
-        dir,
-        path.basename(fileName).replace(/[^\w.-]+/g, '_') || `extract-${randomBytes(4).toString('hex')}`,
-      )
+      }
+      const source = await importFiles.take(file)
+      const fileName = source.fileName
+      const problem = importFileProblem(fileName, source.size, NETWORK_IMPORT_EXTENSIONS)
+      if (problem) {
+        await source.release()
+        throw new GeoFailure('validation', `routing.importNetwork: ${problem}`, { field: 'file' })
+      }
       const controller = new AbortController()
       imports.set(importId, controller)
       const progress = (phase: string, fraction: number) =>
         core.events.emit('routing.importProgress', { importId, phase, fraction })
       try {
-        await fs.writeFile(file, bytes)
         progress('uploading', 0)
         const response = await local('routing.importNetwork', '/local/road-networks/import', {
           method: 'POST',
-          body: JSON.stringify({ path: file, name: name ?? fileName, ...(timeZone ? { timeZone } : {}) }),
+          body: JSON.stringify({
+            path: source.path,
+            name: name ?? fileName,
+            ...(timeZone ? { timeZone } : {}),
+          }),
           signal: controller.signal,
         })
         let result: NetworkInfo | undefined
@@ -192,7 +178,7 @@ export function registerRoutingHandlers(registry: HandlerRegistry, core: CoreCon
             classifyStatus(failure.status) ?? 'validation',
             `routing.importNetwork: ${failure.message}`,
             {
-              field: failure.field ?? 'contentBase64',
+              field: failure.field ?? 'file',
             },
           )
         if (!result)
@@ -207,7 +193,7 @@ export function registerRoutingHandlers(registry: HandlerRegistry, core: CoreCon
         throw error
       } finally {
         imports.delete(importId)
-        await fs.rm(dir, { recursive: true, force: true })
+        await source.release()
       }
     },
 

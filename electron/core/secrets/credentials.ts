@@ -47,16 +47,22 @@ export class Credentials {
 
   async status(profile: string): Promise<SecretsStatus> {
     const meta = await this.readMeta()
+    // A keychain that cannot be used now is said so; which credentials are set then comes from the
+    // record of when each was set here, since the keychain cannot be asked.
+    const problem = (await this.store.problem?.()) ?? null
     const credentials = await Promise.all(
       CREDENTIAL_NAMES.map(async (name) => {
         if (this.provided.has(key(profile, name))) return { name, set: true, managed: true }
-        const set = (await this.store.get(key(profile, name))) !== null
+        const set = problem
+          ? meta[profile]?.[name] !== undefined
+          : (await this.store.get(key(profile, name))) !== null
         const updatedAt = set ? meta[profile]?.[name] : undefined
         return updatedAt ? { name, set, updatedAt } : { name, set }
       }),
     )
     const status: SecretsStatus = { profile, store: this.store.kind, credentials }
-    if (this.store.warning) status.warning = this.store.warning
+    const warning = problem ?? this.store.warning
+    if (warning) status.warning = warning
     return status
   }
 

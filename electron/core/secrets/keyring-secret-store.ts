@@ -1,7 +1,9 @@
 import { AsyncEntry, findCredentialsAsync, type EntryOptions } from '@napi-rs/keyring'
+import { keychainProblem, withKeychain } from './keychain-problem'
 import type { SecretStore } from './secret-store'
 
 export const KEYCHAIN_SERVICE = 'geo-analyst'
+const PROBE_KEY = 'geo-analyst:probe'
 
 /**
  * Pinned to the Secret Service on Linux: the kernel keyutils store forgets everything on reboot,
@@ -15,16 +17,39 @@ export class KeyringSecretStore implements SecretStore {
 
   constructor(private readonly service = KEYCHAIN_SERVICE) {}
 
+  private ready = false
+
   async get(key: string): Promise<string | null> {
-    return (await this.entry(key).getPassword()) ?? null
+    return withKeychain(async () => (await this.entry(key).getPassword()) ?? null)
   }
 
   async set(key: string, value: string): Promise<void> {
-    await this.entry(key).setPassword(value)
+    await withKeychain(() => this.entry(key).setPassword(value))
+    this.ready = true
   }
 
   async delete(key: string): Promise<boolean> {
-    return this.entry(key).deleteCredential()
+    return withKeychain(() => this.entry(key).deleteCredential())
+  }
+
+  /**
+   * Whether a credential could be stored now, tried by storing and removing a probe entry (a search
+   * succeeds even when the keyring is locked or missing). Null when it can; what to do when it cannot.
+   * On a desktop, a locked keyring shows its unlock prompt here, as it would for a real credential.
+   */
+  async problem(): Promise<string | null> {
+    if (this.ready) return null
+    try {
+      const probe = this.entry(PROBE_KEY)
+      await probe.setPassword('probe')
+      await probe.deleteCredential()
+      this.ready = true
+      return null
+    } catch (error) {
+      const problem = keychainProblem(error)
+      if (problem) return problem
+      throw error
+    }
   }
 
   /** Resolves when the keychain answers; rejects with its reason otherwise. */

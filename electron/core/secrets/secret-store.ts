@@ -8,4 +8,6 @@ export interface SecretStore {
   get(key: string): Promise<string | null>
   set(key: string, value: string): Promise<void>
   delete(key: string): Promise<boolean>
+  /** Why values cannot be stored now although the store exists (a locked keyring), or null. */
+  problem?(): Promise<string | null>
 }

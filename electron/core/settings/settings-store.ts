@@ -41,9 +41,21 @@ export interface SettingsStoreOptions {
 }
 
 /**
+ * What the user is told when `settings.json` could not be read: what happened, where the old file went
+ * and how to get the profiles back. The same words in the CLI, the browser host and the app.
+ */
+export function settingsRecoveryNotice(file: string, aside: string, reason: string): string {
+  return [
+    `The settings file ${file} could not be read (${reason}).`,
+    `It was moved to ${aside} and the defaults are in use: your connection profiles and preferences are not loaded (credentials in the OS keychain are kept).`,
+    `To get them back, close the app, repair that file and rename it back to ${path.basename(file)}; or set the profiles again.`,
+  ].join(' ')
+}
+
+/**
  * Connection profiles and preferences in `settings.json` in the config folder. Never holds a secret.
- * Every mutation is read-modify-write under one lock and written atomically; a file that cannot be
- * read is moved aside and reported, never silently replaced.
+ * Reads and read-modify-write mutations take turns under one lock; writes are atomic. A file that
+ * cannot be read is moved aside and reported (`notice`, `onRecovered`), never silently replaced.
  */
 export class SettingsStore {
   readonly file: string
@@ -51,6 +63,7 @@ export class SettingsStore {
   private readonly now: () => Date
   private lock: Promise<unknown> = Promise.resolve()
   private notice: string | undefined
+  private readonly recoveryListeners = new Set<(notice: string) => void>()
 
   constructor(options: SettingsStoreOptions) {
     this.file = path.join(options.configDir, SETTINGS_FILE)
@@ -58,8 +71,14 @@ export class SettingsStore {
     this.now = options.now ?? (() => new Date())
   }
 
-  async view(): Promise<SettingsView> {
-    return this.toView(await this.read())
+  view(): Promise<SettingsView> {
+    return this.exclusive(async () => this.toView(await this.read()))
+  }
+
+  /** Called once with the notice when this store finds the file unreadable and moves it aside. */
+  onRecovered(listener: (notice: string) => void): () => void {
+    this.recoveryListeners.add(listener)
+    return () => this.recoveryListeners.delete(listener)
   }
 
   async activeProfile(): Promise<Profile> {
@@ -133,12 +152,17 @@ export class SettingsStore {
   }
 
   private mutate(change: (file: SettingsFile) => void): Promise<SettingsView> {
-    const run = this.lock.then(async () => {
+    return this.exclusive(async () => {
       const file = structuredClone(await this.read())
       change(file)
       await writeJsonAtomic(this.file, file)
       return this.toView(file)
     })
+  }
+
+  /** Run `work` when every earlier read and mutation is done: one at a time sees or moves the file. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(work)
     this.lock = run.catch(() => undefined)
     return run
   }
@@ -153,7 +177,8 @@ export class SettingsStore {
     }
     let reason: string
     try {
-      const parsed = settingsFileSchema.safeParse(JSON.parse(text))
+      // A byte order mark (Windows Notepad writes one) is not part of the JSON.
+      const parsed = settingsFileSchema.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')))
       if (parsed.success) return parsed.data
       const issue = parsed.error.issues[0]
       reason = `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`
@@ -161,8 +186,15 @@ export class SettingsStore {
       reason = `not valid JSON (${(error as Error).message})`
     }
     const aside = `${this.file}.corrupt-${this.now().toISOString().replace(/[:.]/g, '-')}`
-    await fs.rename(this.file, aside)
-    this.notice = `The settings file was unreadable (${reason}); it was moved to ${aside} and defaults are in use.`
+    try {
+      await fs.rename(this.file, aside)
+    } catch (error) {
+      // Another process (the CLI beside the app) moved it first and tells its own user.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(DEFAULT_FILE)
+      throw error
+    }
+    this.notice = settingsRecoveryNotice(this.file, aside, reason)
+    for (const listener of this.recoveryListeners) listener(this.notice)
     return structuredClone(DEFAULT_FILE)
   }
 

@@ -1,11 +1,10 @@
 import type { FeatureCollection } from 'geojson'
 import { defineStore } from 'pinia'
 import { computed, markRaw, ref, shallowRef } from 'vue'
-import { geoError, type Dataset, type GeoError } from '@contract/index'
-import { geo, geoEvents } from '../../bridge'
+import { geoError, importFileProblem, type Dataset, type GeoError } from '@contract/index'
+import { geo, geoEvents, geoFiles } from '../../bridge'
 import { DATASET_COLOURS } from '../../kit/palette'
 import { geometryFamily, type GeometryFamily } from './dataset-style'
-import { importFileProblem, readFileAsBase64 } from './file-reading'
 
 /** A local dataset shown on the map: its features (WGS84 GeoJSON, not reactive inside) and its legend entry. */
 export interface ShownDataset {
@@ -19,9 +18,8 @@ export interface ShownDataset {
 
 export interface ImportProgress {
   fileName: string
-  phase: 'reading' | 'uploading'
-  /** 0..100 while reading; the upload is one request, so no percentage is known. */
-  percent: number | null
+  /** Handing the file to the host (the browser host receives a copy), then importing it. */
+  phase: 'sending' | 'importing'
 }
 
 /**
@@ -119,7 +117,10 @@ export const useDatasetsStore = defineStore('datasets', () => {
     return show(name)
   }
 
-  /** Import a file into the local workspace: read it here (progress), send it base64, then refresh. */
+  /**
+   * Import a file into the local workspace: offer it to the host (the desktop app takes the file the user
+   * chose; the browser host receives a streamed copy), import it by the reference it answers, then refresh.
+   */
   async function importFile(file: File): Promise<Dataset | null> {
     if (importing.value) {
       importError.value = geoError(
@@ -135,29 +136,17 @@ export const useDatasetsStore = defineStore('datasets', () => {
       importError.value = geoError('validation', problem, { field: 'file' })
       return null
     }
-    importing.value = { fileName: file.name, phase: 'reading', percent: 0 }
+    const notImported = (error: GeoError): null => {
+      importError.value = { ...error, message: `${file.name} was not imported: ${error.message}` }
+      return null
+    }
+    importing.value = { fileName: file.name, phase: 'sending' }
     try {
-      let contentBase64: string
-      try {
-        contentBase64 = await readFileAsBase64(file, (fraction) => {
-          if (importing.value) importing.value = { ...importing.value, percent: Math.round(fraction * 100) }
-        })
-      } catch (error) {
-        importError.value = geoError(
-          'local-configuration',
-          `${file.name} could not be read: ${(error as Error).message}`,
-        )
-        return null
-      }
-      importing.value = { fileName: file.name, phase: 'uploading', percent: null }
-      const result = await geo['datasets.import']({ fileName: file.name, contentBase64 })
-      if (!result.ok) {
-        importError.value = {
-          ...result.error,
-          message: `${file.name} was not imported: ${result.error.message}`,
-        }
-        return null
-      }
+      const offered = await geoFiles.offerForImport(file)
+      if (!offered.ok) return notImported(offered.error)
+      importing.value = { fileName: file.name, phase: 'importing' }
+      const result = await geo['datasets.import']({ file: offered.value.file })
+      if (!result.ok) return notImported(result.error)
       const count = result.value.featureCount
       imported.value = `Imported ${result.value.layername}${count === undefined ? '' : ` (${count.toLocaleString('en-US')} features)`}`
       await refresh()

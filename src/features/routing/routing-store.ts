@@ -1,11 +1,10 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import type { GeoError } from '@contract/index'
+import { geoError, importFileProblem, NETWORK_IMPORT_EXTENSIONS, type GeoError } from '@contract/index'
 import type { MatrixProfile, MatrixResource } from '@contract/routing/matrix'
 import { MAX_MATRIX_POSITIONS } from '@contract/routing/matrix'
 import type { MatrixRun, NetworkInfo, PredictiveRun } from '@contract/routing/operations'
-import { geo, geoEvents } from '../../bridge'
-import { readFileAsBase64 } from '../datasets/file-reading'
+import { geo, geoEvents, geoFiles } from '../../bridge'
 import { optionProblems } from './matrix-format'
 
 export interface RoutePosition {
@@ -165,16 +164,23 @@ export const useRoutingStore = defineStore('routing', () => {
 
   async function importNetwork(file: File): Promise<void> {
     const importId = `import-${Date.now()}`
-    importing.value = { importId, fileName: file.name, phase: 'reading file', fraction: 0 }
+    importing.value = { importId, fileName: file.name, phase: 'uploading', fraction: 0 }
     networksError.value = null
     const off = geoEvents.on('routing.importProgress', (p) => {
       if (importing.value?.importId === p.importId) importing.value = { ...importing.value, ...p }
     })
     try {
-      const contentBase64 = await readFileAsBase64(file, (fraction) => {
-        if (importing.value) importing.value = { ...importing.value, fraction: fraction * 0.1 }
-      })
-      const response = await geo['routing.importNetwork']({ importId, fileName: file.name, contentBase64 })
+      const problem = importFileProblem(file.name, file.size, NETWORK_IMPORT_EXTENSIONS)
+      if (problem) {
+        networksError.value = geoError('validation', problem, { field: 'file' })
+        return
+      }
+      const offered = await geoFiles.offerForImport(file)
+      if (!offered.ok) {
+        networksError.value = offered.error
+        return
+      }
+      const response = await geo['routing.importNetwork']({ importId, file: offered.value.file })
       if (!response.ok) networksError.value = response.error
       await refreshNetworks()
     } finally {

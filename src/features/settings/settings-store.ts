@@ -3,6 +3,7 @@ import { computed, ref } from 'vue'
 import { geo, geoEvents } from '../../bridge'
 import {
   LOCAL_PROFILE,
+  tileSources,
   type BaseUrls,
   type CredentialName,
   type GeoError,
@@ -23,20 +24,39 @@ export const useSettingsStore = defineStore('settings', () => {
   const view = ref<SettingsView | null>(null)
   const secrets = ref<SecretsStatus | null>(null)
   const loadError = ref<GeoError | null>(null)
+  /** The tile servers of the settings when the page loaded: its security policy allows images from these only. */
+  let loadedTileSources: string[] | null = null
 
   const profiles = computed(() => view.value?.profiles ?? [])
   const activeProfile = computed(() => view.value?.activeProfile ?? LOCAL_PROFILE)
   const preferences = computed(() => view.value?.preferences ?? null)
   const sessionOnlySecrets = computed(() => secrets.value?.store === 'session-memory')
+  /** Tile servers chosen since the page loaded, whose images its policy still refuses. */
+  const blockedTileSources = computed(() => {
+    const basemap = view.value?.preferences.basemap
+    if (!basemap || basemap.kind !== 'xyz' || !loadedTileSources) return []
+    return tileSources(basemap.xyzUrl).filter((source) => !loadedTileSources?.includes(source))
+  })
   /** Things the user must know about, shown in the app's banner. */
   const notices = computed(() => {
     const list: string[] = []
     if (view.value?.notice) list.push(view.value.notice)
+    if (blockedTileSources.value.length > 0) {
+      const sources = blockedTileSources.value
+      const named =
+        sources.length === 1 ? sources[0] : `${sources.slice(0, -1).join(', ')} and ${sources.at(-1)}`
+      list.push(
+        `Reload the window (Ctrl+R or F5) to load tiles from ${named}: the page allows images only from the tile server it was opened with.`,
+      )
+    }
     if (sessionOnlySecrets.value) list.push(sessionMemoryText(secrets.value?.warning))
+    // A keychain that is there but cannot be used now (locked, or without a keyring), with what to do.
+    else if (secrets.value?.warning) list.push(secrets.value.warning)
     return list
   })
 
   function applyView(next: SettingsView): void {
+    loadedTileSources ??= tileSources(next.preferences.basemap.xyzUrl)
     const profileChanged = view.value !== null && view.value.activeProfile !== next.activeProfile
     view.value = next
     mapStore.setBasemap(next.preferences.basemap)

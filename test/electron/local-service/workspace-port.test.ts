@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { GeoFailure } from '../../../electron/core/geo-failure'
 import { createWorkspacePort } from '../../../electron/local-service'
@@ -6,7 +8,13 @@ import { feature, square } from './helpers'
 import { useTempDirs } from '../../support/temp-dir'
 
 const tempDir = useTempDirs()
-const utf8 = (text: string) => new TextEncoder().encode(text)
+
+/** A file on disk holding `text`, as a host's grant or upload hands it to the port. */
+function onDisk(name: string, text: string): string {
+  const file = path.join(tempDir(), name)
+  writeFileSync(file, text)
+  return file
+}
 
 async function failure(promise: Promise<unknown>): Promise<GeoFailure> {
   try {
@@ -44,14 +52,17 @@ describe('the local workspace port', () => {
   it('imports a CSV named by its file, and refuses the same name as a conflict without overwriting', async () => {
     const dir = tempDir()
     const port = createWorkspacePort(dir)
-    const info = await port.importFile({
-      fileName: 'C:\\Users\\me\\wells 2024.csv',
-      bytes: utf8('name,lon,lat\nA,72.8,19.0\nB,77.2,28.6\n'),
+    const info = await port.importPath({
+      path: onDisk('upload.csv', 'name,lon,lat\nA,72.8,19.0\nB,77.2,28.6\n'),
+      fileName: 'wells 2024.csv',
     })
     expect(info).toMatchObject({ layername: 'wells_2024', geometrytype: 'POINT', featureCount: 2 })
     expect(info.fields).toContainEqual({ name: 'name', type: 'string' })
     const conflict = await failure(
-      port.importFile({ fileName: 'wells 2024.csv', bytes: utf8('name,lon,lat\nC,70,20\n') }),
+      port.importPath({
+        path: onDisk('wells 2024.csv', 'name,lon,lat\nC,70,20\n'),
+        fileName: 'wells 2024.csv',
+      }),
     )
     expect(conflict.error).toMatchObject({ failureClass: 'conflict', field: 'name' })
     expect((await new Workspace(dir).manifest('wells_2024')).featureCount).toBe(2)
@@ -61,17 +72,18 @@ describe('the local workspace port', () => {
     const dir = tempDir()
     const port = createWorkspacePort(dir)
     const bad = await failure(
-      port.importFile({
-        fileName: 'roads.geojson',
-        bytes: utf8(
+      port.importPath({
+        path: onDisk(
+          'roads.geojson',
           '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[500,10]}}]}',
         ),
+        fileName: 'roads.geojson',
       }),
     )
-    expect(bad.error).toMatchObject({ failureClass: 'validation', field: 'contentBase64' })
+    expect(bad.error).toMatchObject({ failureClass: 'validation', field: 'file' })
     expect(bad.error.message).toMatch(/feature 0/)
     const badName = await failure(
-      port.importFile({ fileName: 'x.geojson', bytes: utf8('{}'), name: '../escape' }),
+      port.importPath({ path: onDisk('x.geojson', '{}'), fileName: 'x.geojson', name: '../escape' }),
     )
     expect(badName.error).toMatchObject({ failureClass: 'validation', field: 'name' })
     expect(badName.error.message).toMatch(/letters, digits/)
@@ -81,7 +93,8 @@ describe('the local workspace port', () => {
   it('names invalid features with a code the caller can act on, and imports the rest when asked to skip them', async () => {
     const dir = tempDir()
     const port = createWorkspacePort(dir)
-    const bytes = utf8(
+    const file = onDisk(
+      'zones.geojson',
       JSON.stringify({
         type: 'FeatureCollection',
         features: [
@@ -102,11 +115,11 @@ describe('the local workspace port', () => {
         ],
       }),
     )
-    const refused = await failure(port.importFile({ fileName: 'zones.geojson', bytes }))
+    const refused = await failure(port.importPath({ path: file, fileName: 'zones.geojson' }))
     expect(refused.error).toMatchObject({ failureClass: 'validation', code: 'invalid-features' })
     expect(refused.error.message).toMatch(/1 of 2 features is invalid: feature 1: .*at least 4 positions/)
     expect(await new Workspace(dir).list()).toEqual([])
-    const info = await port.importFile({ fileName: 'zones.geojson', bytes, skipInvalid: true })
+    const info = await port.importPath({ path: file, fileName: 'zones.geojson', skipInvalid: true })
     expect(info).toMatchObject({ layername: 'zones', featureCount: 1, skippedInvalid: 1 })
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { registerOperations, type IpcMainLike } from '../../../electron/main/ipc'
+import { OFFER_FILE_CHANNEL } from '../../../electron/contract'
+import { registerFileOffers, registerOperations, type IpcMainLike } from '../../../electron/main/ipc'
 
 function register() {
   let listener: Parameters<IpcMainLike['handle']>[1] = () => undefined
@@ -39,5 +40,33 @@ describe('the guarded IPC entry', () => {
       invoke({ senderFrame: null, sender: { mainFrame } }, 'settings.get', {}),
     ).resolves.toMatchObject({ ok: false })
     expect(calls).toEqual([])
+  })
+})
+
+describe('files offered for import over IPC', () => {
+  const mainFrame = { url: 'app://geo-analyst/index.html' }
+
+  it('passes the preload’s path from the app’s main frame to the grants, and refuses anyone else', async () => {
+    const handlers = new Map<string, Parameters<IpcMainLike['handle']>[1]>()
+    const offered: unknown[] = []
+    registerFileOffers(
+      { handle: (channel, l) => void handlers.set(channel, l) },
+      async (path) => (
+        offered.push(path),
+        { ok: true, value: { file: 'A'.repeat(24), fileName: 'a.csv', size: 1 } }
+      ),
+      ['app://geo-analyst'],
+    )
+    const listener = handlers.get(OFFER_FILE_CHANNEL)!
+    await expect(
+      listener({ senderFrame: mainFrame, sender: { mainFrame } }, '/data/a.csv'),
+    ).resolves.toMatchObject({
+      ok: true,
+    })
+    const subFrame = { url: 'app://geo-analyst/index.html' }
+    await expect(
+      listener({ senderFrame: subFrame, sender: { mainFrame } }, '/etc/passwd'),
+    ).resolves.toMatchObject({ ok: false, error: { failureClass: 'authorization-entitlement' } })
+    expect(offered).toEqual(['/data/a.csv'])
   })
 })

@@ -5,11 +5,16 @@ import {
   allowPermission,
   appFilePath,
   appOrigins,
+  appRequestDecision,
+  closeBeforeQuit,
+  focusExisting,
+  guardWebContents,
   isTrustedSender,
   secureWebPreferences,
   windowOpenDecision,
 } from '../../../electron/main/policy'
-import { buildCsp } from '../../../electron/core/csp'
+import { tileSources } from '../../../electron/contract'
+import { buildCsp, newCspNonce, withCspNonce } from '../../../electron/core/csp'
 
 const prodOrigins = appOrigins()
 const devOrigins = appOrigins('http://localhost:5173/')
@@ -59,6 +64,102 @@ describe('navigation guard', () => {
 
   it('the dev server is not trusted in a packaged build', () => {
     expect(allowNavigation('http://localhost:5173/', prodOrigins)).toBe(false)
+  })
+})
+
+describe('guards on every web contents', () => {
+  /** A stand-in for Electron's WebContents: records its listeners and handler, fires events at them. */
+  function fakeContents() {
+    const listeners = new Map<
+      string,
+      (event: { url?: string; preventDefault(): void }, url?: string) => void
+    >()
+    let openHandler: ((details: { url: string }) => { action: string }) | undefined
+    return {
+      on(event: string, listener: (event: { url?: string; preventDefault(): void }, url?: string) => void) {
+        listeners.set(event, listener)
+      },
+      setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+        openHandler = handler
+      },
+      /** Whether the event was prevented, with the URL given as Electron gives it for that event. */
+      fire(event: string, url: string): boolean {
+        let prevented = false
+        const e = { url, preventDefault: () => void (prevented = true) }
+        listeners.get(event)?.(e, event === 'will-frame-navigate' ? undefined : url)
+        return prevented
+      },
+      open: (url: string) => openHandler?.({ url }),
+      events: () => [...listeners.keys()].sort(),
+    }
+  }
+
+  it('refuse navigation, redirects and frame navigation away from the app, and every new window', () => {
+    const contents = fakeContents()
+    guardWebContents(contents, prodOrigins)
+    expect(contents.events()).toEqual([
+      'will-attach-webview',
+      'will-frame-navigate',
+      'will-navigate',
+      'will-redirect',
+    ])
+    for (const event of ['will-navigate', 'will-redirect', 'will-frame-navigate']) {
+      expect(contents.fire(event, 'https://evil.test/'), event).toBe(true)
+      expect(contents.fire(event, 'app://geo-analyst/index.html'), event).toBe(false)
+    }
+    expect(contents.fire('will-attach-webview', 'app://geo-analyst/')).toBe(true)
+    expect(contents.open('app://geo-analyst/index.html')).toEqual({ action: 'deny' })
+  })
+})
+
+describe('a second instance', () => {
+  it('brings the first instance’s window forward, restoring it when minimized', () => {
+    const calls: string[] = []
+    const window = {
+      isMinimized: () => true,
+      restore: () => void calls.push('restore'),
+      show: () => void calls.push('show'),
+      focus: () => void calls.push('focus'),
+      isDestroyed: () => false,
+    }
+    focusExisting(window)
+    expect(calls).toEqual(['restore', 'show', 'focus'])
+    expect(() => focusExisting(null)).not.toThrow()
+    expect(() => focusExisting({ ...window, isDestroyed: () => true })).not.toThrow()
+  })
+})
+
+describe('quitting', () => {
+  it('holds the quit until the core has closed (the local service stopped), once', async () => {
+    let closes = 0
+    let release: () => void = () => {}
+    const quits: number[] = []
+    const onBeforeQuit = closeBeforeQuit(
+      () => (closes++, new Promise<void>((resolve) => (release = resolve))),
+      () => void quits.push(closes),
+    )
+    const prevented: boolean[] = []
+    const event = () => ({ preventDefault: () => void prevented.push(true) })
+    onBeforeQuit(event())
+    onBeforeQuit(event())
+    expect(closes).toBe(1)
+    expect(prevented).toHaveLength(2)
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(quits).toEqual([1])
+    onBeforeQuit(event())
+    expect(prevented).toHaveLength(2)
+  })
+
+  it('quits even when closing fails', async () => {
+    const quits: string[] = []
+    const onBeforeQuit = closeBeforeQuit(
+      () => Promise.reject(new Error('service did not stop')),
+      () => void quits.push('quit'),
+    )
+    onBeforeQuit({ preventDefault() {} })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(quits).toEqual(['quit'])
   })
 })
 
@@ -120,12 +221,27 @@ describe('app:// file mapping', () => {
   })
 
   it.each([
+    'app://geo-analyst/%E0%A4%A',
+    'app://geo-analyst/%',
+    'app://geo-analyst/assets/%ZZ.js',
+    'app://geo-analyst/a%00b.js',
     'app://geo-analyst/a%2f..%2f..%2f..%2fetc%2fpasswd',
     'app://geo-analyst/a/..%5c..%5csecret',
     'app://other/index.html',
     'https://geo-analyst/index.html',
   ])('refuses %s', (url) => {
     expect(appFilePath(url, root, path.posix.join)).toBeNull()
+  })
+
+  it('answers what it refuses: 400 for a malformed path, 404 for another host', () => {
+    expect(appRequestDecision('app://geo-analyst/%E0%A4%A', root, path.posix.join)).toEqual({
+      status: 400,
+    })
+    expect(appRequestDecision('app://other/index.html', root, path.posix.join)).toEqual({ status: 404 })
+    expect(appRequestDecision('app://geo-analyst/assets/a.js', root, path.posix.join)).toEqual({
+      status: 200,
+      file: '/opt/geo/renderer/assets/a.js',
+    })
   })
 })
 
@@ -144,4 +260,43 @@ describe('content security policy', () => {
       "connect-src 'self' http://localhost:5173 ws://localhost:5173",
     )
   })
+
+  it('allows images from the configured tile servers only, never any https host', () => {
+    const csp = buildCsp({ tileUrls: ['https://{a-c}.tile.example.com/{z}/{x}/{y}.png'] })
+    expect(directive(csp, 'img-src')).toBe(
+      "img-src 'self' data: blob: https://a.tile.example.com https://b.tile.example.com https://c.tile.example.com",
+    )
+    expect(directive(buildCsp(), 'img-src')).toBe("img-src 'self' data: blob:")
+    expect(directive(buildCsp({ tileUrls: ['javascript:alert(1)//{z}/{x}/{y}'] }), 'img-src')).toBe(
+      "img-src 'self' data: blob:",
+    )
+  })
+
+  it('allows style elements by this response’s nonce, without unsafe-inline outside development', () => {
+    const csp = buildCsp({ styleNonce: 'n0nce' })
+    expect(directive(csp, 'style-src')).toBe("style-src 'self' 'nonce-n0nce'")
+    expect(csp).not.toContain('unsafe-inline')
+    expect(withCspNonce('<style nonce="GEO_CSP_NONCE"></style><meta nonce="GEO_CSP_NONCE">', 'n0nce')).toBe(
+      '<style nonce="n0nce"></style><meta nonce="n0nce">',
+    )
+    expect(newCspNonce()).not.toBe(newCspNonce())
+  })
 })
+
+describe('tile sources of an XYZ template', () => {
+  it.each([
+    ['https://tile.openstreetmap.org/{z}/{x}/{y}.png', ['https://tile.openstreetmap.org']],
+    ['http://localhost:8080/{z}/{x}/{y}.png', ['http://localhost:8080']],
+    ['https://{s}.tiles.example.org/{z}/{x}/{y}.png', ['https://*.tiles.example.org']],
+    ['https://t{1-2}.example.net/{z}/{x}/{-y}.jpg', ['https://t1.example.net', 'https://t2.example.net']],
+    ['https://user:pw@tiles.example.com/{z}/{x}/{y}', []],
+    ['https://{z}{x}.example.com/{y}', []],
+    ['file:///etc/{z}/{x}/{y}', []],
+  ])('%s', (template, sources) => {
+    expect(tileSources(template)).toEqual(sources)
+  })
+})
+
+function directive(csp: string, name: string): string | undefined {
+  return csp.split('; ').find((d) => d.startsWith(`${name} `))
+}

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createCore } from '../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
 import { startWebHost, type WebHost } from '../../../electron/web/server'
+import { streamedBody } from '../../support/raw-http'
 import { useTempDirs } from '../../support/temp-dir'
 
 const tempDir = useTempDirs()
@@ -101,6 +102,48 @@ describe('browser host', () => {
     expect(status).toBe(421)
   })
 
+  it('gives each page load its own style nonce, and images only from the configured tile server', async () => {
+    const staticDir = tempDir()
+    writeFileSync(
+      path.join(staticDir, 'index.html'),
+      '<style nonce="GEO_CSP_NONCE"></style><meta property="csp-nonce" nonce="GEO_CSP_NONCE">',
+    )
+    const core = await createCore({
+      configDir: tempDir(),
+      host: 'web',
+      version: '0',
+      secretStore: new MemorySecretStore(),
+    })
+    const host = await startWebHost({
+      call: core.call,
+      events: core.events,
+      staticDir,
+      tileUrls: async () => [(await core.settings.view()).preferences.basemap.xyzUrl],
+    })
+    hosts.push(host)
+    const load = async () => {
+      const page = await fetch(host.url)
+      const csp = page.headers.get('content-security-policy')!
+      const nonce = /'nonce-([^']+)'/.exec(csp)?.[1]
+      return { csp, nonce, html: await page.text() }
+    }
+    const first = await load()
+    const second = await load()
+    expect(first.nonce).toBeDefined()
+    expect(first.nonce).not.toBe(second.nonce)
+    expect(first.html).toBe(
+      `<style nonce="${first.nonce}"></style><meta property="csp-nonce" nonce="${first.nonce}">`,
+    )
+    expect(first.csp).not.toContain('unsafe-inline')
+    expect(first.csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;")
+    await core.call('settings.savePreferences', {
+      basemap: { kind: 'xyz', xyzUrl: 'https://{a-b}.tiles.example.com/{z}/{x}/{y}.png' },
+    })
+    expect((await load()).csp).toContain(
+      "img-src 'self' data: blob: https://a.tiles.example.com https://b.tiles.example.com;",
+    )
+  })
+
   it('serves the renderer with the CSP and never files outside it', async () => {
     const { host } = await start()
     const page = await fetch(host.url)
@@ -111,6 +154,29 @@ describe('browser host', () => {
     expect((await fetch(`${host.url}assets%2f..%2f..%2f..%2fetc%2fpasswd`)).status).toBe(400)
     expect(await (await fetch(`${host.url}%2e%2e/%2e%2e/etc/passwd`)).text()).not.toMatch(/root:/)
     expect((await fetch(`${host.url}missing.js`)).status).toBe(404)
+  })
+
+  it('answers an operation body over the limit with 413 and a JSON error, not a reset', async () => {
+    const { host } = await start()
+    const headers = { 'x-geo-session': host.secret, 'content-type': 'application/json' }
+    // Over the limit as declared (Content-Length) and as streamed without a declared length.
+    const declared = await fetch(`${host.url}api/op/settings.get`, {
+      method: 'POST',
+      headers,
+      body: Buffer.alloc(65 * 1024 * 1024, 0x20),
+    })
+    expect(declared.status).toBe(413)
+    expect(await declared.json()).toMatchObject({
+      ok: false,
+      error: { failureClass: 'validation', status: 413, message: expect.stringMatching(/32 MiB/) },
+    })
+    const streamed = await fetch(`${host.url}api/op/settings.get`, {
+      method: 'POST',
+      headers,
+      ...streamedBody(Buffer.alloc(1024 * 1024, 0x20), 40),
+    })
+    expect(streamed.status).toBe(413)
+    expect((await call(host, 'settings.get', { headers })).status).toBe(200)
   })
 
   it('pushes core events to subscribed pages', async () => {

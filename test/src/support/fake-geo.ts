@@ -17,6 +17,7 @@ import {
   type GeoApi,
   type GeoError,
   type GeoEventsApi,
+  type GeoFilesApi,
   type OperationName,
   type Result,
   type Dataset,
@@ -35,6 +36,9 @@ type Listener = (payload: unknown) => void
 export interface FakeGeo {
   geo: GeoApi
   geoEvents: GeoEventsApi
+  /** Files offered for import get a reference, as the hosts answer; `offered` holds them by it. */
+  geoFiles: GeoFilesApi & { offerForImport: ReturnType<typeof vi.fn> }
+  offered: Map<string, File>
   /** Values as the host's keychain holds them, by "profile/name". */
   keychain: Map<string, string>
   state: {
@@ -87,6 +91,7 @@ export function createFakeGeo(): FakeGeo {
     created: string
   }> = []
   const scripted = new Map<OperationName, (request: never) => Result<unknown> | Promise<Result<unknown>>>()
+  const offered = new Map<string, File>()
 
   const status = (profile: string): SecretsStatus => ({
     profile,
@@ -185,8 +190,11 @@ export function createFakeGeo(): FakeGeo {
         featureCount: (JSON.parse(geojson) as FeatureCollectionLike).features.length,
       })
     },
-    'datasets.import': ({ fileName }: { fileName: string }) => {
-      const dataset: Dataset = { layername: fileName.replace(/\.[^.]*$/, ''), local: true }
+    'datasets.import': ({ file }: { file: string }) => {
+      const offeredFile = offered.get(file)
+      if (!offeredFile) return fail('not-found', 'no file offered under this reference', { field: 'file' })
+      offered.delete(file)
+      const dataset: Dataset = { layername: offeredFile.name.replace(/\.[^.]*$/, ''), local: true }
       state.datasets = [...state.datasets, dataset]
       return ok(dataset)
     },
@@ -220,6 +228,14 @@ export function createFakeGeo(): FakeGeo {
     ]),
   ) as unknown as GeoApi
 
+  const geoFiles = {
+    offerForImport: vi.fn(async (file: File) => {
+      const ref = `ref-${String(offered.size + 1).padStart(16, '0')}`
+      offered.set(ref, file)
+      return ok({ file: ref, fileName: file.name, size: file.size })
+    }),
+  }
+
   const geoEvents: GeoEventsApi = {
     on(name, listener) {
       const set = listeners.get(name) ?? new Set<Listener>()
@@ -232,6 +248,8 @@ export function createFakeGeo(): FakeGeo {
   return {
     geo,
     geoEvents,
+    geoFiles,
+    offered,
     keychain,
     state,
     failNext: (name, error) => failures.set(name, error),
@@ -243,6 +261,8 @@ export function createFakeGeo(): FakeGeo {
       failures.clear()
       listeners.clear()
       scripted.clear()
+      offered.clear()
+      geoFiles.offerForImport.mockClear()
       Object.assign(state, initialState())
       delete state.warning
       for (const fn of Object.values(geo)) (fn as ReturnType<typeof vi.fn>).mockClear()

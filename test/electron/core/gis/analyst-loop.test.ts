@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventName, JoinRun, RunSummary } from '../../../../electron/contract'
 import { createCore, type Core } from '../../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secret-store'
 import { RequestHistory } from '../../../../electron/core/workspace/request-history'
 import { startLocalService } from '../../../../electron/local-service'
+import { UploadStore } from '../../../../electron/web/uploads'
 
 /**
  * The analyst's loop driven through `core.call` exactly as the hosts do, against a real local service
@@ -22,6 +24,10 @@ const temp = () => {
 
 let core: Core
 let dataDir: string
+let uploads: UploadStore
+/** A file offered for import as the browser host receives one: its reference. */
+const offer = async (text: string, fileName: string) =>
+  (await uploads.receive(Readable.from([Buffer.from(text)]), fileName)).file
 const events: Array<{ name: EventName; payload: unknown }> = []
 
 const mumbai = {
@@ -75,6 +81,7 @@ async function joinRequestsSent(): Promise<number> {
 beforeAll(async () => {
   dataDir = temp()
   const workspaceDir = temp()
+  uploads = new UploadStore({ tempDir: temp() })
   core = await createCore({
     configDir: temp(),
     dataDir,
@@ -82,12 +89,14 @@ beforeAll(async () => {
     version: '0',
     secretStore: new MemorySecretStore(),
     startLocalService: () => startLocalService({ workspaceDir }),
+    ports: { importFiles: uploads },
   })
   core.events.subscribe((name, payload) => events.push({ name, payload }))
 }, 60_000)
 
 afterAll(async () => {
   await core?.close()
+  await uploads?.close()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -271,16 +280,13 @@ async function runAndCancel(runId: string, params: Record<string, unknown>) {
 describe('importing and cancelling', () => {
   it('imports a 200,000-point file and lists it; a second import under the same name is a conflict', async () => {
     events.length = 0
-    const contentBase64 = Buffer.from(pointsGeoJson(200_000)).toString('base64')
     const imported = await value<Record<string, unknown>>('datasets.import', {
-      fileName: 'many_points.geojson',
-      contentBase64,
+      file: await offer(pointsGeoJson(200_000), 'many_points.geojson'),
     })
     expect(imported).toMatchObject({ layername: 'many_points', featureCount: 200_000, local: true })
     expect(events).toContainEqual({ name: 'datasets.changed', payload: { reason: 'imported many_points' } })
     const conflict = await error('datasets.import', {
-      fileName: 'many_points.geojson',
-      contentBase64: Buffer.from(pointsGeoJson(3)).toString('base64'),
+      file: await offer(pointsGeoJson(3), 'many_points.geojson'),
     })
     expect(conflict).toMatchObject({ failureClass: 'conflict', field: 'name' })
     const { datasets } = await value<{ datasets: Array<{ layername: string; featureCount?: number }> }>(
@@ -291,21 +297,18 @@ describe('importing and cancelling', () => {
   }, 120_000)
 
   it('refuses a file with invalid features, saying skipping is possible, and imports the rest with skipInvalid', async () => {
-    const contentBase64 = Buffer.from(
-      JSON.stringify({
-        type: 'FeatureCollection',
-        features: [
-          { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [77, 28] } },
-          { type: 'Feature', properties: { n: 2 }, geometry: { type: 'Point', coordinates: [77, 128] } },
-        ],
-      }),
-    ).toString('base64')
-    const refused = await error('datasets.import', { fileName: 'half_bad.geojson', contentBase64 })
+    const text = JSON.stringify({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', properties: { n: 1 }, geometry: { type: 'Point', coordinates: [77, 28] } },
+        { type: 'Feature', properties: { n: 2 }, geometry: { type: 'Point', coordinates: [77, 128] } },
+      ],
+    })
+    const refused = await error('datasets.import', { file: await offer(text, 'half_bad.geojson') })
     expect(refused).toMatchObject({ failureClass: 'validation', code: 'invalid-features' })
     expect(refused.message).toMatch(/feature 1: .*latitude 128 is outside/)
     const imported = await value<Record<string, unknown>>('datasets.import', {
-      fileName: 'half_bad.geojson',
-      contentBase64,
+      file: await offer(text, 'half_bad.geojson'),
       skipInvalid: true,
     })
     expect(imported).toMatchObject({ layername: 'half_bad', featureCount: 1, skippedInvalid: 1, local: true })

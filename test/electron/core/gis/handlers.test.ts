@@ -45,10 +45,13 @@ describe('loop operations a host cannot serve', () => {
     expect(JSON.stringify(result)).toContain('Cloud')
   })
 
-  it('datasets.import refuses text that is not base64, naming the field', async () => {
+  it('datasets.import takes a file reference, never a path, and says when the host takes no files', async () => {
     const core = await webCore()
-    const result = await core.call('datasets.import', { fileName: 'a.geojson', contentBase64: 'not*base64!' })
-    expect(result).toMatchObject({ ok: false, error: { failureClass: 'validation', field: 'contentBase64' } })
+    const path = await core.call('datasets.import', { file: '/home/me/.ssh/id_rsa' })
+    expect(path).toMatchObject({ ok: false, error: { failureClass: 'validation', field: 'file' } })
+    const none = await core.call('datasets.import', { file: 'A'.repeat(24) })
+    expect(none).toMatchObject({ ok: false, error: { failureClass: 'local-configuration' } })
+    expect(JSON.stringify(none)).toMatch(/geo-analyst import FILE/)
   })
 
   it('runs.get of an unknown run is not-found', async () => {

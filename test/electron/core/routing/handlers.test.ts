@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { Readable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { MatrixRun, NetworkInfo, PredictiveRun } from '../../../../electron/contract/routing/operations'
 import { createCore, type Core } from '../../../../electron/core/app-core'
@@ -6,15 +7,25 @@ import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secr
 import { startLocalService } from '../../../../electron/local-service'
 import { townNode, writeTown } from '../../../support/road-town'
 import { useTempDirs } from '../../../support/temp-dir'
+import { UploadStore } from '../../../../electron/web/uploads'
 
 const tempDir = useTempDirs()
 const cores: Core[] = []
+const stores: UploadStore[] = []
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((c) => c.close()))
+  await Promise.all(stores.splice(0).map((s) => s.close()))
 })
+
+/** A file offered for import as the browser host receives one: streamed to a private temp file, by reference. */
+async function offer(uploads: UploadStore, bytes: Buffer, fileName: string): Promise<string> {
+  return (await uploads.receive(Readable.from([bytes]), fileName)).file
+}
 
 async function localCore() {
   const workspaceDir = tempDir()
+  const uploads = new UploadStore({ tempDir: tempDir() })
+  stores.push(uploads)
   const core = await createCore({
     configDir: tempDir(),
     dataDir: tempDir(),
@@ -22,9 +33,10 @@ async function localCore() {
     version: '0',
     secretStore: new MemorySecretStore(),
     startLocalService: () => startLocalService({ workspaceDir, sampleData: false }),
+    ports: { importFiles: uploads },
   })
   cores.push(core)
-  return core
+  return Object.assign(core, { uploads })
 }
 
 describe('routing operations of the core (Local profile)', () => {
@@ -37,8 +49,7 @@ describe('routing operations of the core (Local profile)', () => {
     })
     const imported = await core.call('routing.importNetwork', {
       importId: 'i1',
-      fileName: 'town.osm.pbf',
-      contentBase64: readFileSync(pbf).toString('base64'),
+      file: await offer(core.uploads, readFileSync(pbf), 'town.osm.pbf'),
       name: 'Town',
     })
     off()
@@ -73,19 +84,17 @@ describe('routing operations of the core (Local profile)', () => {
     })
     expect(bad).toMatchObject({ ok: false, error: { failureClass: 'validation' } })
     expect(JSON.stringify(bad)).toMatch(/biking is available with resources distance_matrix only/)
-    const notBase64 = await core.call('routing.importNetwork', {
+    const wrongType = await core.call('routing.importNetwork', {
       importId: 'x',
-      fileName: 'a.osm.pbf',
-      contentBase64: '***',
+      file: await offer(core.uploads, Buffer.from('a,b\n1,2\n'), 'table.csv'),
     })
-    expect(notBase64).toMatchObject({
-      ok: false,
-      error: { failureClass: 'validation', field: 'contentBase64' },
-    })
+    expect(wrongType).toMatchObject({ ok: false, error: { failureClass: 'validation', field: 'file' } })
+    expect(JSON.stringify(wrongType)).toMatch(/only \.osm\.pbf/)
+    const unknownRef = await core.call('routing.importNetwork', { importId: 'z', file: 'x'.repeat(20) })
+    expect(unknownRef).toMatchObject({ ok: false, error: { failureClass: 'not-found' } })
     const notOsm = await core.call('routing.importNetwork', {
       importId: 'y',
-      fileName: 'notes.osm',
-      contentBase64: Buffer.from('<html/>').toString('base64'),
+      file: await offer(core.uploads, Buffer.from('<html/>'), 'notes.osm'),
     })
     expect(notOsm).toMatchObject({ ok: false, error: { failureClass: 'validation' } })
     expect(JSON.stringify(notOsm)).toMatch(/not an OSM XML file/)

@@ -56,7 +56,7 @@ describe('settings store', () => {
     const store = new SettingsStore({ configDir: dir, now: () => new Date('2026-01-02T03:04:05Z') })
     const view = await store.view()
     expect(view.notice).toMatch(
-      /unreadable \(not valid JSON.*moved to .*settings\.json\.corrupt-2026-01-02T03-04-05-000Z/,
+      /could not be read \(not valid JSON.*moved to .*settings\.json\.corrupt-2026-01-02T03-04-05-000Z/,
     )
     const aside = path.join(dir, 'settings.json.corrupt-2026-01-02T03-04-05-000Z')
     expect(readFileSync(aside, 'utf8')).toBe('{"version": 1, "activeProfile": ')
@@ -77,5 +77,47 @@ describe('settings store', () => {
     )
     const view = await new SettingsStore({ configDir: dir }).view()
     expect(view.notice).toMatch(/profiles\.0\.urls/)
+  })
+
+  it('says what happened, where the old file went and what to do, and tells listeners once', async () => {
+    const dir = tempDir()
+    writeFileSync(path.join(dir, 'settings.json'), '{ not json')
+    const store = new SettingsStore({ configDir: dir, now: () => new Date('2026-01-02T03:04:05Z') })
+    const heard: string[] = []
+    store.onRecovered((notice) => heard.push(notice))
+    const aside = path.join(dir, 'settings.json.corrupt-2026-01-02T03-04-05-000Z')
+    await store.view()
+    await store.activeProfile()
+    await store.saveProfile('Fresh', urls)
+    expect(heard).toHaveLength(1)
+    expect(heard[0]).toContain(path.join(dir, 'settings.json'))
+    expect(heard[0]).toContain(aside)
+    expect(heard[0]).toMatch(/profiles and preferences are not loaded/)
+    expect(heard[0]).toMatch(/rename it back to settings\.json/)
+    expect((await store.view()).notice).toBe(heard[0])
+  })
+
+  it('lets concurrent reads of a corrupt file all succeed: one moves it aside, all report it', async () => {
+    const dir = tempDir()
+    writeFileSync(path.join(dir, 'settings.json'), '{"version": 1, "activeProfile": ')
+    const store = new SettingsStore({ configDir: dir })
+    const views = await Promise.all(Array.from({ length: 10 }, () => store.view()))
+    expect(views.every((v) => v.activeProfile === 'Local' && v.notice?.includes('moved to'))).toBe(true)
+    expect(readdirSync(dir).filter((f) => f.includes('.corrupt-'))).toHaveLength(1)
+  })
+
+  it('reads a valid file that starts with a UTF-8 byte order mark (Windows Notepad)', async () => {
+    const dir = tempDir()
+    const file = {
+      version: 1,
+      activeProfile: 'Cloud',
+      profiles: [{ name: 'Cloud', urls }],
+      preferences: { basemap: { kind: 'offline', xyzUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' } },
+    }
+    writeFileSync(path.join(dir, 'settings.json'), '\uFEFF' + JSON.stringify(file, null, 2))
+    const view = await new SettingsStore({ configDir: dir }).view()
+    expect(view.notice).toBeUndefined()
+    expect(view.activeProfile).toBe('Cloud')
+    expect(readdirSync(dir)).toEqual(['settings.json'])
   })
 })

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/vue'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { geoError, ok, type Dataset, type Result } from '@contract/index'
+import { fail, geoError, ok, type Dataset, type Result } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import DatasetsPanel from '../../../../src/features/datasets/DatasetsPanel.vue'
 import { useDatasetsStore } from '../../../../src/features/datasets/datasets-store'
@@ -11,7 +11,7 @@ import { renderInApp } from '../../support/render'
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
   const fake = createFakeGeo()
-  return { geo: fake.geo, geoEvents: fake.geoEvents, fake }
+  return { geo: fake.geo, geoEvents: fake.geoEvents, geoFiles: fake.geoFiles, fake }
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
@@ -171,21 +171,26 @@ describe('DatasetsPanel', () => {
     expect(screen.queryByRole('list', { name: 'Legend' })).toBeNull()
   })
 
-  it('imports a chosen file as base64 with a progress bar, then lists the new dataset', async () => {
+  it('imports a chosen file by the reference the host gives for it, with a progress bar, then lists it', async () => {
     await renderPanel()
     let release: (value: Result<Dataset>) => void = () => {}
-    let sent: { fileName: string; contentBase64: string } | null = null
-    fake.respond('datasets.import', ((request: { fileName: string; contentBase64: string }) => {
+    let sent: { file: string } | null = null
+    fake.respond('datasets.import', ((request: { file: string }) => {
       sent = request
       return new Promise<Result<Dataset>>((resolve) => (release = resolve))
     }) as never)
-    const text = JSON.stringify({ type: 'FeatureCollection', features: [] })
-    await chooseFile(new File([text], 'wells.geojson', { type: 'application/geo+json' }))
+    const file = new File([JSON.stringify({ type: 'FeatureCollection', features: [] })], 'wells.geojson', {
+      type: 'application/geo+json',
+    })
+    await chooseFile(file)
     await waitFor(() => expect(sent).not.toBeNull())
     const bar = await screen.findByRole('progressbar', { name: 'Importing wells.geojson' })
-    await waitFor(() => expect(bar.getAttribute('aria-valuetext')).toBe('Uploading wells.geojson…'))
-    expect(sent!.fileName).toBe('wells.geojson')
-    expect(atob(sent!.contentBase64)).toBe(text)
+    await waitFor(() => expect(bar.getAttribute('aria-valuetext')).toBe('Importing wells.geojson…'))
+    // The File itself went to the host (no copy read here); the import names the reference it answered.
+    expect(fake.geoFiles.offerForImport).toHaveBeenCalledTimes(1)
+    const offered = fake.geoFiles.offerForImport.mock.calls[0]![0] as File
+    expect(offered.name).toBe('wells.geojson')
+    expect(fake.offered.get(sent!.file)).toBe(offered)
     expect(button('Import file').disabled).toBe(true)
 
     const wells: Dataset = { layername: 'wells', geometrytype: 'POINT', featureCount: 12, local: true }
@@ -196,17 +201,30 @@ describe('DatasetsPanel', () => {
     await waitFor(() => expect(names('Datasets')).toContain('wells'))
   })
 
-  it('shows the reading percentage while the file is read', async () => {
+  it('states the import limit and refuses a bigger file before sending it', async () => {
     await renderPanel()
-    const store = useDatasetsStore()
-    const seen: Array<number | null> = []
-    store.$subscribe(() => {
-      if (store.importing) seen.push(store.importing.percent)
-    })
-    await chooseFile(new File(['x'.repeat(2048)], 'big.csv'))
-    await waitFor(() => expect(store.importing).toBeNull())
-    expect(seen[0]).toBe(0)
-    expect(seen).toContain(100)
+    expect(screen.getByText(/up to 256 MiB/)).toBeTruthy()
+    const big = new File(['x'], 'huge.geojson')
+    Object.defineProperty(big, 'size', { value: 300 * 1024 * 1024 })
+    await chooseFile(big)
+    await waitFor(() =>
+      expect(alert(/huge\.geojson: 300 MiB is over the 256 MiB import limit/)).toBeDefined(),
+    )
+    expect(fake.geoFiles.offerForImport).not.toHaveBeenCalled()
+  })
+
+  it('says what the host answered when it does not take the file', async () => {
+    await renderPanel()
+    fake.geoFiles.offerForImport.mockResolvedValueOnce(
+      fail('validation', 'wells.geojson is larger than the 256 MiB the browser host accepts', {
+        status: 413,
+      }),
+    )
+    await chooseFile(new File(['{}'], 'wells.geojson'))
+    await waitFor(() =>
+      expect(alert(/^wells\.geojson was not imported: wells\.geojson is larger than/)).toBeDefined(),
+    )
+    expect(fake.geo['datasets.import']).not.toHaveBeenCalled()
   })
 
   it('refuses a file type the workspace cannot import, and explains a failed import', async () => {
@@ -231,9 +249,7 @@ describe('DatasetsPanel', () => {
       dataTransfer: { files: [file], types: ['Files'] },
     })
     await waitFor(() => expect(fake.geo['datasets.import']).toHaveBeenCalledTimes(1))
-    expect(vi.mocked(fake.geo['datasets.import']).mock.calls[0]![0]).toMatchObject({
-      fileName: 'dropped.geojson',
-    })
+    expect(fake.geoFiles.offerForImport).toHaveBeenCalledWith(file)
     await screen.findByText('Imported dropped')
   })
 })

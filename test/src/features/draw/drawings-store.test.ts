@@ -9,7 +9,7 @@ import type { FakeGeo } from '../../support/fake-geo'
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
   const fake = createFakeGeo()
-  return { geo: fake.geo, geoEvents: fake.geoEvents, fake }
+  return { geo: fake.geo, geoEvents: fake.geoEvents, geoFiles: fake.geoFiles, fake }
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake

@@ -13,7 +13,7 @@ import { renderInApp } from '../../support/render'
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
   const fake = createFakeGeo()
-  return { geo: fake.geo, geoEvents: fake.geoEvents, fake }
+  return { geo: fake.geo, geoEvents: fake.geoEvents, geoFiles: fake.geoFiles, fake }
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake

@@ -3,13 +3,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import * as bridge from '../../../../src/bridge'
 import { useMapStore } from '../../../../src/features/map/map-store'
 import { SESSION_MEMORY_WARNING, useSettingsStore } from '../../../../src/features/settings/settings-store'
-import { geoError } from '@contract/index'
+import { DEFAULT_XYZ_URL, geoError } from '@contract/index'
 import type { FakeGeo } from '../../support/fake-geo'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
   const fake = createFakeGeo()
-  return { geo: fake.geo, geoEvents: fake.geoEvents, fake }
+  return { geo: fake.geo, geoEvents: fake.geoEvents, geoFiles: fake.geoFiles, fake }
 })
 
 const fake = (bridge as unknown as { fake: FakeGeo }).fake
@@ -106,6 +106,36 @@ describe('useSettingsStore', () => {
     fake.state.warning = ''
     await store.refreshSecrets()
     expect(store.notices).toEqual([SESSION_MEMORY_WARNING])
+  })
+
+  it('asks for a reload when the tile server changed: the page’s policy names the one it loaded with', async () => {
+    const store = useSettingsStore()
+    await store.load()
+    expect(store.notices).toEqual([])
+    await store.savePreferences({ basemap: { kind: 'xyz', xyzUrl: DEFAULT_XYZ_URL } })
+    expect(store.notices).toEqual([])
+    await store.savePreferences({
+      basemap: { kind: 'xyz', xyzUrl: 'https://{a-b}.tiles.example.test/{z}/{x}/{y}.png' },
+    })
+    expect(store.notices).toEqual([
+      'Reload the window (Ctrl+R or F5) to load tiles from https://a.tiles.example.test and https://b.tiles.example.test: the page allows images only from the tile server it was opened with.',
+    ])
+    await store.savePreferences({
+      basemap: { kind: 'offline', xyzUrl: 'https://{a-b}.tiles.example.test/{z}/{x}/{y}.png' },
+    })
+    expect(store.notices).toEqual([])
+  })
+
+  it('reports a keychain that cannot be used now (locked, or without a keyring) as a notice', async () => {
+    fake.state.store = 'keychain'
+    fake.state.warning = 'The OS keychain’s default keyring is locked. Unlock it and try again.'
+    const store = useSettingsStore()
+    await store.load()
+    expect(store.sessionOnlySecrets).toBe(false)
+    expect(store.notices).toEqual(['The OS keychain’s default keyring is locked. Unlock it and try again.'])
+    fake.state.warning = ''
+    await store.refreshSecrets()
+    expect(store.notices).toEqual([])
   })
 
   it('follows changes announced by the host and ignores other profiles’ credentials', async () => {
