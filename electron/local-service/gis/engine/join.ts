@@ -10,11 +10,10 @@ import {
   distanceToEdges,
   edgeSet,
   searchBoxes,
-  geodesicArea,
-  geodesicLength,
   isEmptyGeometry,
   type BBox,
 } from '../../engine/geodesy'
+import { geodesicArea, geodesicLength } from '../../../../shared/geodesy'
 import { CellGrid, Where } from './cell-grid'
 import { crossesAntimeridian, geographyProxy, needsGeographyProxy } from '../../engine/geography'
 import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from '../../engine/geos'

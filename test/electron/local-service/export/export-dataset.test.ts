@@ -5,6 +5,7 @@ import { EXPORT_FORMATS, exportDataset } from '../../../../electron/local-servic
 import { importFile } from '../../../../electron/local-service/import/import-dataset'
 import { Workspace } from '../../../../electron/local-service/workspace/workspace'
 import { feature, square, tempDir } from '../helpers'
+import { rfc7946Problems, ringSignedArea } from '../../../../shared/geojson'
 
 let dir: string
 let ws: Workspace
@@ -81,5 +82,36 @@ describe('export round trip', () => {
       'POINT (7 0),+3,-7',
       'POINT (8 0),a=b,-8',
     ])
+  })
+  it('GeoJSON follows RFC 7946: a clockwise ring is written counter-clockwise, its hole clockwise', async () => {
+    const clockwise = [
+      [0, 0],
+      [0, 4],
+      [4, 4],
+      [4, 0],
+      [0, 0],
+    ]
+    const counterClockwiseHole = [
+      [1, 1],
+      [2, 1],
+      [2, 2],
+      [1, 2],
+      [1, 1],
+    ]
+    await ws.create(
+      'wound',
+      [feature({ type: 'Polygon', coordinates: [clockwise, counterClockwiseHole] }, {})],
+      {
+        source: 'test',
+      },
+    )
+    const out = path.join(dir, 'wound.geojson')
+    await exportDataset(ws, 'wound', 'geojson', out)
+    const written = JSON.parse(await readFile(out, 'utf8'))
+    const [outer, hole] = written.features[0].geometry.coordinates
+    expect(ringSignedArea(outer)).toBeGreaterThan(0)
+    expect(ringSignedArea(hole)).toBeLessThan(0)
+    expect(rfc7946Problems(written)).toEqual([])
+    expect(written.name).toBe('wound')
   })
 })

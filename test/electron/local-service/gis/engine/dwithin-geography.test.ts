@@ -1,7 +1,7 @@
 import type { Geometry } from 'geojson'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { JoinParams } from '../../../../../electron/contract/gis/join-params'
-import { geodesicArea, geodesicLength } from '../../../../../electron/local-service/engine/geodesy'
+import { geodesicArea, geodesicLength } from '../../../../../shared/geodesy'
 import { geographyProxy } from '../../../../../electron/local-service/engine/geography'
 import { loadGeos, type Geos } from '../../../../../electron/local-service/engine/geos'
 import { runJoin, tableFromFeatures } from '../../../../../electron/local-service/gis/engine/join'
