@@ -1,7 +1,12 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
-import { joinQueryValues, validateJoinRequest, type JoinRequest } from '../../contract/gis/join-params'
+import {
+  joinQueryValues,
+  reconcileSavedDataset,
+  validateJoinRequest,
+  type JoinRequest,
+} from '../../contract/gis/join-params'
 import type { HttpResponse } from '../http/transport'
 import {
   joinResultSchema,
@@ -106,30 +111,6 @@ export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
 
 /** How long the check of a saving join's lost answer may take (listing the datasets). */
 export const RECONCILE_TIMEOUT_MS = 30_000
-
-/** A dataset name by the service's rule: letter case aside (a taken name is taken in any case). */
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
-
-/**
- * What the dataset lists before and after a saving join whose answer was lost say about `name`: created by
- * this run (absent before, listed after), there before (the run could not have saved it), absent after, or
- * unread (the list after could not be read). Without the list before, a listed name counts as found.
- */
-export function reconcileSavedDataset(
-  name: string,
-  before: readonly string[] | undefined,
-  after: readonly string[] | undefined,
-):
-  | { kind: 'found'; listed: string }
-  | { kind: 'existed'; listed: string }
-  | { kind: 'absent' }
-  | { kind: 'unread' } {
-  const existed = before?.find((n) => sameName(n, name))
-  if (existed !== undefined) return { kind: 'existed', listed: existed }
-  if (!after) return { kind: 'unread' }
-  const listed = after.find((n) => sameName(n, name))
-  return listed === undefined ? { kind: 'absent' } : { kind: 'found', listed }
-}
 
 /** The request field an error answer names (`{"field": "newDatasetNme", ...}`), when it names one. */
 function providerField(response: HttpResponse | undefined): string | undefined {

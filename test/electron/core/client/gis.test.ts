@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FakeProvider } from '../../../support/fake-provider'
-import { reconcileSavedDataset } from '../../../../electron/core/client/gis'
+import { reconcileSavedDataset } from '../../../../electron/contract/gis/join-params'
 import { clientFor, TOKEN } from './helpers'
 
 let fake: FakeProvider
