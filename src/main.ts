@@ -6,6 +6,9 @@ import './kit/base.css'
 import App from './App.vue'
 import * as areas from './areas'
 import { createShellWith, shellKey } from './features/shell/shell'
+import { installTheme } from './kit/theme'
+
+installTheme()
 
 createApp(App)
   .use(createPinia())

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appOperations } from './app/operations'
 import { gisInterface, gisOperations } from './gis/operations'
+import { mapOperations } from './map/operations'
 import { unionOf, type InterfaceOperation } from './operation'
 import { placesInterface, placesOperations } from './places/operations'
 import { routingInterface, routingOperations } from './routing/operations'
@@ -18,6 +19,7 @@ export { appInfoSchema, type AppInfo } from './app/operations'
 // prettier-ignore
 export const operations = unionOf(
   appOperations,
+  mapOperations,
   placesOperations,
   routingOperations,
   gisOperations,

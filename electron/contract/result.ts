@@ -7,6 +7,8 @@ export const geoErrorSchema = z.object({
   status: z.number().int().optional(),
   code: z.string().optional(),
   message: z.string(),
+  /** Technical detail for a "Details" toggle (a cause, a path in a file); the message stays in plain words. */
+  detail: z.string().optional(),
   retry: z.enum(RETRY_ADVICES),
   /** The request field the error is about, for inline form errors. */
   field: z.string().optional(),

@@ -13,6 +13,7 @@ import { dispatch } from './dispatch'
 import { EventBus } from './events'
 import { GeoFailure } from './geo-failure'
 import type { GisPorts } from './gis/handlers'
+import type { MapPorts } from './map/handlers'
 import { Redactor } from './http/redactor'
 import type { TransportOptions } from './http/transport'
 import { resolveDataDir } from './paths'
@@ -34,7 +35,7 @@ export interface CoreOptions {
   /** The data folder (drawings, run and request history); defaults to `resolveDataDir()`. */
   dataDir?: string
   /** Ports only some hosts have, read by the areas that use them (e.g. the desktop save dialog). */
-  ports?: GisPorts
+  ports?: GisPorts & MapPorts
 }
 
 /** The services every host shares, and the one entry point hosts call. */

@@ -32,7 +32,14 @@ export async function dispatch(
     return ok(checked.data)
   } catch (error) {
     if (error instanceof GeoFailure) {
-      return { ok: false, error: { ...error.error, message: redactor.redact(error.error.message) } }
+      return {
+        ok: false,
+        error: {
+          ...error.error,
+          message: redactor.redact(error.error.message),
+          ...(error.error.detail === undefined ? {} : { detail: redactor.redact(error.error.detail) }),
+        },
+      }
     }
     const message = error instanceof Error ? error.message : String(error)
     return fail('unclassified', redactor.redact(`${name} failed: ${message}`))

@@ -63,6 +63,7 @@ export async function createLocalServer(options: ServerOptions): Promise<LocalSe
     limits: { rowCap: options.rowCap, maxBodyBytes: options.maxBodyBytes },
     entitlements: options.entitlements,
     now: options.now ?? Date.now,
+    shared: {},
   }
   const started: AreaInstance[] = []
   try {

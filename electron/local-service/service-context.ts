@@ -20,6 +20,17 @@ export interface ServiceContext {
   entitlements: Entitlements
   /** The service's clock; tests inject one so time-dependent areas (fleet, predictive ETA) are deterministic. */
   now(): number
+  /** What one area offers the others, set by the offering area when it starts (read at request time). */
+  shared: SharedServices
+}
+
+/** Services an area offers the other areas of the service; each is absent until its area starts. */
+export interface SharedServices {
+  /**
+   * The position of an eLoc, a gazetteer place's or a saved place's (case-insensitive); null when no place
+   * has it. Offered by places; routing uses it for eLoc positions.
+   */
+  resolveEloc?: (eLoc: string) => Promise<{ lon: number; lat: number } | null>
 }
 
 /** A running area of the local service: its routes, and what to stop when the service stops. */

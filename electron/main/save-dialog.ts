@@ -6,6 +6,9 @@ import { writeFileAtomic } from '../core/fs/atomic-write'
 const FILTERS: Readonly<Record<ExportFormat, { name: string; extensions: string[] }>> = {
   geojson: { name: 'GeoJSON', extensions: ['geojson', 'json'] },
   csv: { name: 'CSV with a WKT column', extensions: ['csv'] },
+  png: { name: 'PNG image', extensions: ['png'] },
+  pdf: { name: 'PDF document', extensions: ['pdf'] },
+  project: { name: 'Geo Analyst project', extensions: ['geoproject.json', 'json'] },
 }
 
 /** The dialog's options: the suggested name in the user's documents folder, one filter for the format. */
@@ -36,7 +39,7 @@ export class ElectronSaveDialog implements SaveDialogPort {
   async save(request: {
     suggestedName: string
     format: ExportFormat
-    content: string
+    content: string | Uint8Array
   }): Promise<string | null> {
     const options = saveDialogOptions(request, app.getPath('documents'))
     const parent = this.parent && !this.parent.isDestroyed() ? this.parent : undefined

@@ -11,3 +11,10 @@ export function boxOfKind(collection: FeatureCollection, kind: string): LonLatBo
   const [minLon, minLat, maxLon, maxLat] = bbox({ type: 'FeatureCollection', features })
   return [minLon, minLat, maxLon, maxLat]
 }
+
+/** The bounding box of a collection, or null when it has no geometry. */
+export function bboxOf(collection: FeatureCollection): LonLatBox | null {
+  if (!collection.features.some((f) => f.geometry)) return null
+  const [minLon, minLat, maxLon, maxLat] = bbox(collection)
+  return [minLon, minLat, maxLon, maxLat]
+}

@@ -146,11 +146,14 @@ describe('drawing on the map in the browser host', () => {
     const show = page.getByRole('button', { name: 'Show india_states on map' })
     await show.click()
     await expect.poll(() => show.getAttribute('aria-pressed')).toBe('true')
-    const legend = page.getByRole('list', { name: 'Legend' })
-    await legend.getByRole('listitem', { name: /^india_states: / }).waitFor()
+    // The legend over the map follows: one entry, the layer's single symbol.
+    const legend = page
+      .getByRole('region', { name: 'Legend', exact: true })
+      .getByRole('list', { name: 'Legend entries of india_states' })
+    await legend.getByRole('listitem').filter({ hasText: 'india_states' }).waitFor()
     expect(await legend.getByRole('listitem').count()).toBe(1)
     await show.click()
-    await expect.poll(() => page.getByRole('list', { name: 'Legend' }).count()).toBe(0)
+    await expect.poll(() => legend.count()).toBe(0)
     await page.context().close()
   })
 
@@ -187,8 +190,9 @@ describe('drawing on the map in the browser host', () => {
       .waitFor()
     await page.getByRole('button', { name: 'Show e2e_wells on map' }).click()
     await page
-      .getByRole('list', { name: 'Legend' })
-      .getByRole('listitem', { name: /^e2e_wells: / })
+      .getByRole('list', { name: 'Legend entries of e2e_wells' })
+      .getByRole('listitem')
+      .first()
       .waitFor()
 
     // A file the workspace cannot read is refused with the reason and what to do next.
@@ -260,8 +264,9 @@ describe('drawing on the map in the browser host', () => {
     await clearDrawings(page)
     await page.getByRole('button', { name: 'Show india_cities on map' }).click()
     await page
-      .getByRole('list', { name: 'Legend' })
-      .getByRole('listitem', { name: /^india_cities: / })
+      .getByRole('list', { name: 'Legend entries of india_cities' })
+      .getByRole('listitem')
+      .first()
       .waitFor()
     await drawPolygon(page, [map.at(0.45, 0.35), map.at(0.62, 0.3), map.at(0.68, 0.55), map.at(0.5, 0.62)])
     await expect

@@ -14,7 +14,7 @@ describe('routing in the browser host', () => {
     const networks = page.getByRole('list', { name: 'Road networks' })
     await networks.getByText('Sample network: Gothenburg').waitFor({ timeout: 30_000 })
     await expect.poll(() => networks.textContent()).toMatch(/OpenStreetMap contributors, ODbL/)
-    await page.getByRole('button', { name: 'Show Sample network: Gothenburg on the map' }).click()
+    await page.getByRole('button', { name: 'Show on map: Sample network: Gothenburg' }).click()
     const map = page.getByRole('region', { name: 'Map' })
     const box = (await map.boundingBox())!
     const at = (fx: number, fy: number) => [box.x + box.width * fx, box.y + box.height * fy] as const

@@ -72,7 +72,9 @@ describe('the app shell in the browser host', () => {
       .getByRole('tablist', { name: 'Areas' })
     const gis = areas.getByRole('tab', { name: 'Spatial analytics' })
     await gis.waitFor()
-    expect(await areas.getByRole('tab').count()).toBeGreaterThan(1)
+    // The map's own entry (Layers) first, then the areas by their order.
+    expect((await areas.getByRole('tab').allTextContents())[0]).toBe('Layers')
+    expect(await areas.getByRole('tab').count()).toBeGreaterThan(2)
     expect(await gis.getAttribute('aria-selected')).toBe('true')
     expect(await gis.getAttribute('aria-expanded')).toBe('true')
     const side = page.getByRole('tabpanel', { name: 'Spatial analytics' })

@@ -150,3 +150,15 @@ export function useAppSession(): { readonly browser: Browser; readonly host: Run
   })
   return session
 }
+
+/** Choose an area in the activity bar (as a person would) and wait for its side panel. */
+export async function openArea(page: Page, title: string): Promise<void> {
+  const tab = page.getByRole('navigation', { name: 'Activity bar' }).getByRole('tab', { name: title })
+  await tab.waitFor()
+  if (
+    (await tab.getAttribute('aria-selected')) !== 'true' ||
+    (await tab.getAttribute('aria-expanded')) !== 'true'
+  )
+    await tab.click()
+  await page.getByRole('tabpanel', { name: title }).waitFor()
+}

@@ -3,6 +3,7 @@ import { localServiceCommands } from './local-service'
 import { callCommands } from './call'
 import { gisCommands } from './gis'
 import { historyCommands } from './history'
+import { mapCommands } from './map'
 import { placesCommands } from './places'
 import { profileCommands } from './profile'
 import { routingCommands } from './routing'
@@ -18,6 +19,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ...localServiceCommands,
   ...callCommands,
   ...historyCommands,
+  ...mapCommands,
   ...placesCommands,
   ...routingCommands,
   ...gisCommands,

@@ -165,16 +165,6 @@ export const runSummarySchema = z.object({
 
 export type RunSummary = z.infer<typeof runSummarySchema>
 
-export const EXPORT_FORMATS = ['geojson', 'csv'] as const
-
-export const exportSaveRequestSchema = z
-  .object({
-    suggestedName: z.string().min(1).max(255),
-    format: z.enum(EXPORT_FORMATS),
-    content: z.string(),
-  })
-  .strict()
-
 export const jobProgressSchema = z.object({
   runId: z.string(),
   phase: z.enum(['queued', 'sending', 'waiting', 'receiving', 'done', 'cancelled', 'failed']),

@@ -5,7 +5,6 @@ import {
   datasetFeaturesSchema,
   datasetSchema,
   drawingsSchema,
-  exportSaveRequestSchema,
   featureCollectionSchema,
   importedDatasetSchema,
   importRequestSchema,
@@ -54,11 +53,6 @@ export const gisOperations = {
     z.object({ id: z.string() }).strict(),
     z.object({ run: runSummarySchema, result: joinRunSchema.optional() }),
     'One run with its kept result',
-  ),
-  'export.save': op(
-    exportSaveRequestSchema,
-    z.object({ path: z.string().nullable() }),
-    'Save an export through the desktop save dialog (null when the user cancels)',
   ),
 } as const
 

@@ -1,6 +1,6 @@
-import type { EXPORT_FORMATS } from '../../contract'
+import type { ExportFormat } from '../../contract'
 
-export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+export type { ExportFormat }
 
 /**
  * A desktop save dialog: asks the user where to write an export, then writes it atomically. Only the
@@ -8,5 +8,9 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number]
  */
 export interface SaveDialogPort {
   /** The path written, or null when the user cancelled the dialog. */
-  save(request: { suggestedName: string; format: ExportFormat; content: string }): Promise<string | null>
+  save(request: {
+    suggestedName: string
+    format: ExportFormat
+    content: string | Uint8Array
+  }): Promise<string | null>
 }

@@ -2,7 +2,6 @@ import { issuesFailure } from '../../contract/common/issues'
 import { validateJoinRequest } from '../../contract/gis/join-params'
 import { gisOperations } from '../../contract/gis/operations'
 import type { CoreContext, HandlerRegistry } from '../area'
-import type { SaveDialogPort } from '../export/save-dialog-port'
 import { GeoFailure } from '../geo-failure'
 import { DrawingsStore } from '../workspace/drawings-store'
 import type { ImportFiles } from '../workspace/import-files'
@@ -25,8 +24,6 @@ export const JOIN_TRANSPORT = {
 
 /** Ports of the gis area a host may give the core (`CoreOptions.ports`). */
 export interface GisPorts {
-  /** The desktop save dialog for exports (Electron only). */
-  saveDialog?: SaveDialogPort
   /** The local workspace; by default the built-in local service's, over HTTP. */
   localWorkspace?: LocalWorkspacePort
   /** Files offered for import by reference (desktop grants, browser-host uploads); none in the CLI. */
@@ -38,7 +35,7 @@ function unwrap<T>(result: Result<T>): T {
   return result.value
 }
 
-/** The analyst's loop: datasets, joins, drawings, run history and exports. */
+/** The analyst's loop: datasets, joins, drawings and run history. */
 export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext): void {
   const ports = core.ports as GisPorts
   const joinClient = core.clientWith(JOIN_TRANSPORT)
@@ -56,7 +53,6 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
       profile: async () => (await core.settings.activeProfile()).name,
     }),
     localWorkspace: ports.localWorkspace ?? httpWorkspacePort(core.localService),
-    saveDialog: ports.saveDialog,
     importFiles: ports.importFiles,
   }
   const events = core.events
@@ -132,15 +128,6 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
       if (!found)
         throw new GeoFailure('not-found', `runs.get: no run with id ${id.slice(0, 80)}`, { field: 'id' })
       return found
-    },
-    'export.save': async (request) => {
-      if (!gis.saveDialog) {
-        throw new GeoFailure(
-          'local-configuration',
-          'The browser downloads exports; this host has no save dialog',
-        )
-      }
-      return { path: await gis.saveDialog.save(request) }
     },
   })
 }

@@ -78,6 +78,15 @@ export const placesArea: LocalArea = {
     const myPlaces = new MyPlacesStore(ctx.workspaceDir)
     // Read the saved places once now, so the request thread has them for autosuggest.
     void myPlaces.list().catch(() => undefined)
+    // Other areas (routing's eLoc positions) find places by eLoc: a saved place's, or the gazetteer's.
+    ctx.shared.resolveEloc = async (eLoc) => {
+      const code = eLoc.toUpperCase()
+      const saved = (await myPlaces.list()).find((p) => p.eLoc.toUpperCase() === code)
+      if (saved) return { lon: saved.longitude, lat: saved.latitude }
+      const g = await ready()
+      const row = g.byEloc(code)
+      return row < 0 ? null : { lon: g.lon[row]! / 1e5, lat: g.lat[row]! / 1e5 }
+    }
 
     const routes: Route[] = [
       {

@@ -40,9 +40,20 @@ function refused(code: MatrixErrorCode, issues: readonly RequestIssue[], predict
   }
 }
 
-/** Positions from the path: lon,lat pairs; eLocs need the places gazetteer, so they stay unresolved (null). */
-function readPositions(text: string): Array<LonLat | null> {
-  return text.split(';').map((p) => parseLonLat(p) ?? null)
+/**
+ * Positions from the path: lon,lat pairs, and eLocs found by the places area (gazetteer or saved places).
+ * An eLoc no place has (or with places not running) stays unresolved: its cells are null, like a position
+ * beyond every network's snap limit.
+ */
+async function readPositions(ctx: ServiceContext, text: string): Promise<Array<LonLat | null>> {
+  return Promise.all(
+    text.split(';').map(async (p) => {
+      const pair = parseLonLat(p)
+      if (pair) return pair
+      const place = await ctx.shared.resolveEloc?.(p.trim()).catch(() => null)
+      return place ? ([place.lon, place.lat] as LonLat) : null
+    }),
+  )
 }
 
 const indexes = (text: string | undefined, count: number, fallback: number[]): number[] =>
@@ -119,7 +130,7 @@ async function matrix(
   if (!checked.ok) return refused(matrixErrorCode(checked.issues), checked.issues, false)
   const p = checked.value
   entitled(ctx, p.resources, p.profile)
-  const positions = readPositions(p.geopositions)
+  const positions = await readPositions(ctx, p.geopositions)
   const all = positions.map((_, i) => i)
   const traffic: TrafficSpec =
     p.resources === 'distance_matrix_eta'

@@ -1,4 +1,5 @@
-import { bbox, rewind } from '@turf/turf'
+import { bbox } from '@turf/turf'
+import { rewindGeometry } from '../../../shared/geojson'
 import type { Feature, FeatureCollection, Geometry, Polygon, Position } from 'geojson'
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
@@ -51,7 +52,7 @@ function newId(): string {
 
 /** Polygons wound as RFC 7946 asks (exterior counter-clockwise, holes clockwise). */
 function normalise(geometry: Geometry): Geometry {
-  if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') return rewind(geometry) as Geometry
+  if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') return rewindGeometry(geometry)
   return geometry
 }
 
@@ -337,8 +338,45 @@ export const useDrawingsStore = defineStore('drawings', () => {
     return saving
   }
 
-  /** Load the saved drawings once at start; shapes drawn before the answer are kept after them. */
-  async function load(): Promise<void> {
+  /** Stored features as shapes: kinds and names checked, ids kept unless taken. */
+  function fromStored(
+    features: ReadonlyArray<{
+      id?: string | number
+      properties: Record<string, unknown> | null
+      geometry: unknown
+    }>,
+    taken: ReadonlySet<string>,
+  ): DrawnShape[] {
+    const out: DrawnShape[] = []
+    for (const f of features) {
+      if (!f.geometry) continue
+      const props = (f.properties ?? {}) as Partial<ShapeProperties>
+      const kind = (props.shape && props.shape in KIND_LABEL ? props.shape : 'imported') as ShapeKind
+      const id = typeof f.id === 'string' && !taken.has(f.id) ? f.id : newId()
+      const name = typeof props.name === 'string' && props.name ? props.name : nextName(out, KIND_LABEL[kind])
+      out.push({
+        type: 'Feature',
+        id,
+        properties: { ...props, name, shape: kind },
+        geometry: f.geometry as Geometry,
+      })
+    }
+    return out
+  }
+
+  /** Replace every shape with a project's (one undo step, saved like any change). */
+  function replaceAll(features: Parameters<typeof fromStored>[0]): void {
+    commit(fromStored(features, new Set()))
+  }
+
+  /** Load the saved drawings once (later calls wait for the same load); shapes drawn before the answer are kept after them. */
+  let loading: Promise<void> | null = null
+  function load(): Promise<void> {
+    loading ??= loadOnce()
+    return loading
+  }
+
+  async function loadOnce(): Promise<void> {
     const result = await geo['drawings.load']({})
     loaded.value = true
     if (!result.ok) {
@@ -346,22 +384,7 @@ export const useDrawingsStore = defineStore('drawings', () => {
       return
     }
     loadError.value = null
-    const present = new Set(shapes.value.map((s) => s.id))
-    const fromDisk: DrawnShape[] = []
-    for (const f of result.value.collection.features) {
-      if (!f.geometry) continue
-      const props = (f.properties ?? {}) as Partial<ShapeProperties>
-      const kind = (props.shape && props.shape in KIND_LABEL ? props.shape : 'imported') as ShapeKind
-      const id = typeof f.id === 'string' && !present.has(f.id) ? f.id : newId()
-      const name =
-        typeof props.name === 'string' && props.name ? props.name : nextName(fromDisk, KIND_LABEL[kind])
-      fromDisk.push({
-        type: 'Feature',
-        id,
-        properties: { ...props, name, shape: kind },
-        geometry: f.geometry as unknown as Geometry,
-      })
-    }
+    const fromDisk = fromStored(result.value.collection.features, new Set(shapes.value.map((s) => s.id)))
     const local = shapes.value
     shapes.value = [...fromDisk, ...local]
     if (local.length > 0) scheduleSave()
@@ -395,6 +418,7 @@ export const useDrawingsStore = defineStore('drawings', () => {
     clear,
     importFeatures,
     importFile,
+    replaceAll,
     select,
     setSelection,
     setMode,

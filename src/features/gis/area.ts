@@ -55,6 +55,11 @@ export default defineArea({
       enabled: () => wiring.value?.resultsHaveExtent() ?? false,
     },
   ],
+  openLayers: async (layers) => (await import('./wiring')).openGisLayers(layers),
+  project: {
+    save: async () => (await import('./wiring')).gisProjectPart(),
+    open: async (part) => (await import('./wiring')).openGisProjectPart(part),
+  },
   setup(shell) {
     let stop: (() => void) | null = null
     let stopped = false

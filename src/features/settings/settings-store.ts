@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia'
+import { keychainNotice, plainNotice, type PlainNotice } from './notices'
 import { computed, ref } from 'vue'
 import { geo, geoEvents } from '../../bridge'
 import {
@@ -54,6 +55,11 @@ export const useSettingsStore = defineStore('settings', () => {
     else if (secrets.value?.warning) list.push(secrets.value.warning)
     return list
   })
+  /** The same in plain words, with what to do and the technical detail apart. */
+  const plainNotices = computed<PlainNotice[]>(() => [
+    ...(view.value?.notice ? [plainNotice(view.value.notice)] : []),
+    ...(sessionOnlySecrets.value ? [keychainNotice(secrets.value?.warning)] : []),
+  ])
 
   function applyView(next: SettingsView): void {
     loadedTileSources ??= tileSources(next.preferences.basemap.xyzUrl)
@@ -130,6 +136,7 @@ export const useSettingsStore = defineStore('settings', () => {
     preferences,
     sessionOnlySecrets,
     notices,
+    plainNotices,
     load,
     refreshSecrets,
     chooseProfile,

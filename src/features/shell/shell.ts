@@ -1,5 +1,5 @@
 import { inject, markRaw, type Component, type InjectionKey } from 'vue'
-import type { CredentialName } from '@contract/index'
+import type { CredentialName, ProjectLayer } from '@contract/index'
 import type { LonLat } from '../../geo/coordinates'
 import type { LonLatBox } from '../../geo/extent'
 
@@ -52,8 +52,10 @@ export interface MapContribution {
 
 export interface CommandContribution {
   id: string
-  /** The button's text and accessible name. */
+  /** The button's accessible name and tooltip (with the description). */
   label: string
+  /** An icon component (Lucide); the button then shows the icon alone, named by `label`. */
+  icon?: Component
   /** A longer explanation (tooltip). */
   description?: string
   run: (shell: Shell) => void | Promise<void>
@@ -76,6 +78,21 @@ export interface AreaDefinition {
   mapControls?: MapContribution[]
   commands?: CommandContribution[]
   actions?: ActionHandlers
+  /**
+   * Bring back layers of this area that the layer list wants but that are not on the map — after a restart,
+   * or from an opened project — e.g. show datasets by name (`layer.ref`). Return the ids it could not
+   * bring back (they leave the list). Layers that are always mounted need nothing here.
+   */
+  openLayers?: (layers: ProjectLayer[], shell: Shell) => Promise<string[]> | string[]
+  /**
+   * The area's own part of a project file beside its layers (the drawings of gis): `save` returns it
+   * (checked by the area's schema in `electron/contract/map/project.ts` `PROJECT_PARTS`), `open` takes
+   * it back (undefined when the project has none).
+   */
+  project?: {
+    save(): unknown | Promise<unknown>
+    open(part: unknown): void | Promise<void>
+  }
   /**
    * Wiring that must hold whether or not the area's panels are mounted (e.g. a finished run shows its
    * result). Runs once when the app starts, with Pinia active; may return a stop function.

@@ -8,6 +8,7 @@ import {
 } from '../../../electron/contract'
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
+import { mapOperations } from '../../../electron/contract/map/operations'
 import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
 import { placesOperations } from '../../../electron/contract/places/operations'
@@ -91,6 +92,7 @@ describe('the one contract table', () => {
     expect(sorted(OPERATION_NAMES)).toEqual(
       sorted([
         ...Object.keys(appOperations),
+        ...Object.keys(mapOperations),
         ...Object.keys(placesOperations),
         ...Object.keys(routingOperations),
         ...Object.keys(gisOperations),
@@ -107,7 +109,9 @@ describe('the one contract table', () => {
       appOperations,
       Object.fromEntries(Object.keys(appOperations).map((k) => [k, async () => ({})])) as never,
     )
-    expect(() => registry.complete()).toThrow(/no handler registered for places\.standardize, .*gis\.layers/)
+    expect(() => registry.complete()).toThrow(
+      /no handler registered for project\.list, .*places\.standardize, .*gis\.layers/,
+    )
     expect(() =>
       registry.add(
         { 'nope.op': op(z.object({}), z.object({}), 'not in the table') },

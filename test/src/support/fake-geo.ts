@@ -21,6 +21,7 @@ import {
   type OperationName,
   type Result,
   type Dataset,
+  type Project,
   type RunSummary,
   type SecretsStatus,
   type SettingsView,
@@ -50,6 +51,9 @@ export interface FakeGeo {
     features: Map<string, string>
     drawings: FeatureCollectionLike
     runs: RunSummary[]
+    /** Saved projects by name, and the last one opened or saved. */
+    projects: Map<string, Project>
+    lastProject: string | null
   }
   failNext(name: OperationName, error: GeoError): void
   /** Script one operation's answers for a test (the request is validated by the contract first). */
@@ -78,6 +82,8 @@ export function createFakeGeo(): FakeGeo {
     features: new Map(),
     drawings: { type: 'FeatureCollection', features: [] },
     runs: [],
+    projects: new Map(),
+    lastProject: null,
   })
   const state: FakeGeo['state'] = initialState()
   const savedPlaces: Array<{
@@ -209,6 +215,31 @@ export function createFakeGeo(): FakeGeo {
       return run ? ok({ run }) : fail('not-found', `no run ${id}`)
     },
     'export.save': ({ suggestedName }: { suggestedName: string }) => ok({ path: `/tmp/${suggestedName}` }),
+    'project.list': () =>
+      ok({
+        projects: [...state.projects].map(([name, project]) => ({
+          name,
+          savedAt: project.savedAt,
+          bytes: JSON.stringify(project).length,
+        })),
+        last: state.lastProject,
+      }),
+    'project.save': ({ name, project }: { name: string; project: Project }) => {
+      state.projects.set(name, project)
+      state.lastProject = name
+      return ok({ name, savedAt: project.savedAt, bytes: JSON.stringify(project).length })
+    },
+    'project.open': ({ name }: { name: string }) => {
+      const project = state.projects.get(name)
+      if (!project) return fail('not-found', `There is no project named ${name}.`, { field: 'name' })
+      state.lastProject = name
+      return ok({ name, project })
+    },
+    'project.last': () => {
+      const name = state.lastProject
+      const project = name ? state.projects.get(name) : undefined
+      return ok(project && name ? { name, project } : { name: null })
+    },
     ...fakeRouting(),
   }
 

@@ -17,22 +17,6 @@ async function webCore() {
 }
 
 describe('loop operations a host cannot serve', () => {
-  it('export.save in the browser host says the browser downloads exports', async () => {
-    const core = await webCore()
-    const result = await core.call('export.save', {
-      suggestedName: 'results.geojson',
-      format: 'geojson',
-      content: '{"type":"FeatureCollection","features":[]}',
-    })
-    expect(result).toEqual({
-      ok: false,
-      error: expect.objectContaining({
-        failureClass: 'local-configuration',
-        message: 'The browser downloads exports; this host has no save dialog',
-      }),
-    })
-  })
-
   it('datasets.features on a remote profile says only local datasets can be shown', async () => {
     const core = await webCore()
     await core.call('settings.saveProfile', { name: 'Cloud', urls: fakeUrls('http://127.0.0.1:9') })

@@ -176,10 +176,17 @@ describe('Transport retries', () => {
     expect(fake.to('/r')).toHaveLength(1)
   })
 
+  /** Abort once the fake server has received a request on `path` (polled, bounded). */
+  async function abortWhenReceived(path: string, controller: AbortController): Promise<void> {
+    for (let i = 0; i < 1000 && fake.to(path).length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+    controller.abort()
+  }
+
   it('stops at once when the caller cancels, during an attempt or while waiting', async () => {
     fake.on('/r', { hang: true })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 50)
+    // Cancel once the attempt is under way (the server has the request), however slow the machine.
+    void abortWhenReceived('/r', controller)
     const started = Date.now()
     const r = await new Transport(new Redactor()).send({ ...read(), signal: controller.signal })
     expect(Date.now() - started).toBeLessThan(2_000)
@@ -188,7 +195,8 @@ describe('Transport retries', () => {
 
     fake.on('/s', { status: 503 })
     const c2 = new AbortController()
-    setTimeout(() => c2.abort(), 50)
+    // Cancel while waiting 10 s before the retry: after the first attempt was answered.
+    void abortWhenReceived('/s', c2)
     const r2 = await new Transport(new Redactor(), {
       retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 },
       random: () => 0.9,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runService, type Running } from '../helpers'
+import { runService, TOKEN, type Running } from '../helpers'
 
 /** Two places in central Gothenburg about 1 km apart, and one by the harbour. */
 const A = '11.9668,57.7072'
@@ -157,6 +157,28 @@ describe('GET /advancedmaps/{key}/{resource}/{profile}/{positions} (§4.3)', () 
     } finally {
       await svc2.stop()
     }
+  })
+
+  it('takes eLocs as positions: a saved place is routed like its coordinates, an unknown eLoc gives null cells', async () => {
+    const [lon, lat] = B.split(',').map(Number)
+    const post = await fetch(`${svc.service.urls.atlas_url}/local/places/saved`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        placeName: 'Depot Gothenburg',
+        latitude: lat,
+        longitude: lon,
+        placeAddress: '',
+      }),
+    })
+    expect(post.status).toBe(201)
+    const { eLoc } = (await post.json()) as { eLoc: string }
+    const byCoordinates = await get(`test-licence-key/distance_matrix/driving/${A};${B}`)
+    const byEloc = await get(`test-licence-key/distance_matrix/driving/${A};${eLoc.toLowerCase()};ZZZZZZ`)
+    expect(byEloc.status).toBe(200)
+    expect(at(byEloc.json.results.distances, 0, 1)).toBe(at(byCoordinates.json.results.distances, 0, 1))
+    expect(byEloc.json.results.distances[0]![2]).toBeNull()
+    expect(byEloc.json.results.durations[0]![2]).toBeNull()
   })
 })
 

@@ -4,6 +4,7 @@ import View from 'ol/View'
 import VectorLayer from 'ol/layer/Vector'
 import type VectorSource from 'ol/source/Vector'
 import type { Style } from 'ol/style'
+import type { StyleFunction } from 'ol/style/Style'
 import { createPinia, setActivePinia } from 'pinia'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, h } from 'vue'
@@ -11,6 +12,7 @@ import * as bridge from '../../../../src/bridge'
 import DatasetLayers from '../../../../src/features/datasets/DatasetLayers.vue'
 import { SNAP_TARGET } from '../../../../src/features/datasets/dataset-style'
 import { useDatasetsStore } from '../../../../src/features/datasets/datasets-store'
+import { useLayersStore } from '../../../../src/features/layers/layers-store'
 import { mapKey } from '../../../../src/features/map/map-context'
 import type { FakeGeo } from '../../support/fake-geo'
 
@@ -72,19 +74,38 @@ describe('DatasetLayers', () => {
       layers[0]!.getSource()!.getFeatures()[0]!.getGeometry() as unknown as { getCoordinates(): number[] }
     ).getCoordinates()
     expect(x).toBeCloseTo((77.2 * 20037508.342789244) / 180, 0)
-    const colours = layers.map((l) =>
-      ((l.getStyle() as Style).getImage() as unknown as { getFill(): { getColor(): string } })
-        .getFill()
-        .getColor(),
-    )
+    const colours = layers.map((l) => {
+      const feature = l.getSource()!.getFeatures()[0]!
+      const style = (l.getStyle() as StyleFunction)(feature, 1) as Style
+      return (style.getImage() as unknown as { getFill(): { getColor(): string } }).getFill().getColor()
+    })
     expect(colours).toEqual(store.shown.map((s) => s.colour))
     expect(colours[0]).not.toBe(colours[1])
+    // Each is a layer of the list, the last shown on top, and the map draws them in that order.
+    const list = useLayersStore()
+    expect(list.entries.map((e) => e.id)).toEqual(['gis.dataset:other_points', 'gis.dataset:india_cities'])
+    expect(list.entries[1]!.legend).toEqual([
+      {
+        label: 'india_cities',
+        swatch: expect.objectContaining({ shape: 'point', fill: store.shown[0]!.colour }),
+      },
+    ])
+    expect(layers[1]!.getZIndex()).toBeGreaterThan(layers[0]!.getZIndex()!)
+    list.moveTo('gis.dataset:india_cities', 0)
+    await flushPromises()
+    expect(layers[0]!.getZIndex()).toBeGreaterThan(layers[1]!.getZIndex()!)
+    list.setOpacity('gis.dataset:india_cities', 0.5)
+    list.setVisible('gis.dataset:other_points', false)
+    await flushPromises()
+    expect([layers[0]!.getOpacity(), layers[1]!.getVisible()]).toEqual([0.5, false])
 
     store.hide('india_cities')
     await flushPromises()
     expect(datasetLayers(map).map((l) => l.get('name'))).toEqual(['dataset:other_points'])
+    expect(list.entries.map((e) => e.id)).toEqual(['gis.dataset:other_points'])
     unmount()
     expect(datasetLayers(map)).toHaveLength(0)
+    expect(list.entries).toEqual([])
   })
 
   it('imports a file dropped on the map', async () => {

@@ -8,7 +8,7 @@ import { useJoinRunStore, type JoinRequestInput } from '../../../../src/features
 import { useMapStore } from '../../../../src/features/map/map-store'
 import ResultsPanel from '../../../../src/features/results/ResultsPanel.vue'
 import { useResultsStore } from '../../../../src/features/results/results-store'
-import { resetExportHost } from '../../../../src/features/results/export-save'
+import { resetExportHost } from '../../../../src/features/shell/save-file'
 import { ringSignedArea } from '../../../../shared/geojson'
 import { parseCsv } from '../../../../shared/csv'
 import type { FakeGeo } from '../../support/fake-geo'

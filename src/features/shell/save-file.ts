@@ -1,11 +1,14 @@
-import type { GeoError } from '@contract/index'
+import type { ExportFormat, GeoError } from '@contract/index'
 import { geo } from '../../bridge'
 
-export type ExportFormat = 'geojson' | 'csv'
+export type { ExportFormat }
 
 const MIME: Record<ExportFormat, string> = {
   geojson: 'application/geo+json',
   csv: 'text/csv',
+  png: 'image/png',
+  pdf: 'application/pdf',
+  project: 'application/json',
 }
 
 /** Where an export went: a path (desktop), a download (browser), or nowhere (the user cancelled). */
@@ -17,17 +20,37 @@ function host(): Promise<string> {
   return hostKind
 }
 
-/** Through the desktop save dialog in Electron, as a download (Blob + <a download>) in the browser host. */
+async function base64Of(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer())
+  let text = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(text)
+}
+
+/**
+ * Save what the app exports — text parts (GeoJSON, CSV, project files) or bytes (PNG, PDF) — through the
+ * desktop save dialog in Electron (`export.save`), as a download (Blob + <a download>) in the browser host.
+ */
 export async function saveExport(
-  parts: string[],
+  parts: Array<string | Blob>,
   suggestedName: string,
   format: ExportFormat,
 ): Promise<SaveOutcome> {
+  const blob = new Blob(parts, { type: MIME[format] })
   if ((await host()) === 'electron') {
-    const result = await geo['export.save']({ suggestedName, format, content: parts.join('') })
+    const binary = format === 'png' || format === 'pdf'
+    const result = await geo['export.save']({
+      suggestedName,
+      format,
+      content: binary
+        ? await base64Of(blob)
+        : parts.every((p) => typeof p === 'string')
+          ? parts.join('')
+          : await blob.text(),
+      ...(binary ? { encoding: 'base64' as const } : {}),
+    })
     return result.ok ? { ok: true, savedTo: result.value.path } : { ok: false, error: result.error }
   }
-  const blob = new Blob(parts, { type: MIME[format] })
   const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url
