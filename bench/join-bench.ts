@@ -1,7 +1,8 @@
 /**
  * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`
  * (`--trace` also prints every run's time, engine and http; `--only TEXT` runs the queries whose name holds TEXT;
- * `--no-core` skips the core leg, `bench/join-core.ts`: the core's gis.join with 200k- and 1M-row results).
+ * `--no-core` skips the core leg, `bench/join-core.ts`: the core's gis.join with 200k- and 1M-row results;
+ * `--no-results` the results leg, `bench/join-results.ts`: Run join → map and table in Chromium).
  *
  * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
  * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
@@ -23,6 +24,7 @@ import type { DatasetFeature } from '../electron/local-service/workspace/feature
 import { Workspace } from '../electron/local-service/workspace/workspace'
 import { districts, drawnStar, mulberry32, points, smallPolygons, toWkt, wholeBox } from './join-data'
 import { printCoreLegs, runCoreLegs, serviceProcess } from './join-core'
+import { printResultsLeg, runResultsLeg } from './join-results'
 import { loadTable, postgisAvailable, startCluster, type Cluster } from './postgis'
 
 const argv = process.argv.slice(2)
@@ -375,6 +377,8 @@ async function main() {
 
   // The results leg, core side: a 200k-row and a 1M-row result through the core's gis.join.
   if (!flag('no-core')) printCoreLegs(await runCoreLegs([200_000, 1_000_000], Math.min(RUNS, 3)))
+  // The results leg, renderer side: from "Run join" to the map and the table in Chromium.
+  if (!flag('no-results')) printResultsLeg(await runResultsLeg([200_000, 1_000_000]))
 }
 
 main().catch((error: unknown) => {

@@ -4,13 +4,14 @@
  * software WebGL) through the built browser host, timed from "Run join" to the first paint of the map
  * (all features drawn) and of the table, with the page's main-thread long tasks (PerformanceObserver
  * 'longtask') before and after that paint and while the map is panned with the mouse.
- * Needs a build (`npm run build:renderer`); builds one when there is none.
+ * Builds the renderer and the hosts first when the build is missing or stale. Alone:
+ * `npx tsx bench/join-results.ts [--small] [--renderer canvas|webgl]` (force one layer, to compare).
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Page } from 'playwright-core'
+import { ensureBuilt } from '../scripts/ensure-built.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHost } from '../test/support/app'
 import {
   composePointJoin,
@@ -20,8 +21,6 @@ import {
   rowCount,
   seedPointJoin,
 } from '../test/support/big-join'
-
-const ROOT = path.resolve(import.meta.dirname, '..')
 
 export interface ResultsLeg {
   rows: number
@@ -104,15 +103,12 @@ async function oneRun(page: Page, count: number): Promise<ResultsLeg> {
   }
 }
 
-export async function runResultsLeg(counts: readonly number[]): Promise<ResultsLeg[]> {
-  if (
-    !existsSync(path.join(ROOT, 'out/web/main.mjs')) ||
-    !existsSync(path.join(ROOT, 'out/renderer/index.html'))
-  ) {
-    console.log('results leg: building the renderer and the browser host (npm run build:renderer) …')
-    const built = spawnSync('npm', ['run', 'build:renderer'], { cwd: ROOT, stdio: 'inherit' })
-    if (built.status !== 0) throw new Error('npm run build:renderer failed')
-  }
+export async function runResultsLeg(
+  counts: readonly number[],
+  /** Force the canvas or the WebGL layer (else the app's choice: WebGL from 20,000 points). */
+  renderer?: 'canvas' | 'webgl',
+): Promise<ResultsLeg[]> {
+  ensureBuilt()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-results-'))
   process.stdout.write(
     `results leg: seeding ${counts.map((c) => c.toLocaleString('en-US')).join(' and ')} points … `,
@@ -131,6 +127,10 @@ export async function runResultsLeg(counts: readonly number[]): Promise<ResultsL
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
       const page = await context.newPage()
       await observeLongTasks(page)
+      if (renderer)
+        await page.addInitScript(
+          `localStorage.setItem('geo-analyst.resultsRenderer', ${JSON.stringify(renderer)})`,
+        )
       await page.goto(host.openUrl)
       out.push(await oneRun(page, count))
       await context.close()
@@ -160,5 +160,7 @@ export function printResultsLeg(legs: readonly ResultsLeg[]): void {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const counts = process.argv.includes('--small') ? [200_000] : [200_000, 1_000_000]
-  printResultsLeg(await runResultsLeg(counts))
+  const i = process.argv.indexOf('--renderer')
+  const renderer = i > 0 ? (process.argv[i + 1] as 'canvas' | 'webgl') : undefined
+  printResultsLeg(await runResultsLeg(counts, renderer))
 }

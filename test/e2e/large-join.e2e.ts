@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
+import { composePointJoin, markTime, rowCount, seedPointJoin } from '../support/big-join'
+
+/**
+ * A join answering 200,000 point rows, run from the form in the browser host and looked at as a person
+ * would: the row count, the table, the points on the map (drawn by the WebGL layer), the map panned with
+ * the mouse, and the table filtered (in a worker) while the map stays usable.
+ */
+
+const COUNT = 200_000
+let browser: Browser
+let host: RunningHost
+let dataDir: string
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'geo-e2e-large-'))
+  await seedPointJoin(dataDir, [COUNT])
+  ;[browser, host] = await Promise.all([launchBrowser(), startHost({ dataDir })])
+})
+afterAll(async () => {
+  await browser?.close()
+  await host?.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+/** The longitude and latitude the status bar shows for the mouse's position. */
+async function cursorAt(
+  page: import('playwright-core').Page,
+  x: number,
+  y: number,
+): Promise<[number, number]> {
+  await page.mouse.move(x, y)
+  const bar = page.getByLabel('Status bar')
+  let text = ''
+  await expect
+    .poll(async () => (text = (await bar.textContent()) ?? ''), { timeout: 10_000 })
+    .toMatch(/Cursor: lon -?\d+\.\d+/)
+  const numbers = /Cursor: lon (-?[\d.]+), lat (-?[\d.]+)/.exec(text)!
+  return [Number(numbers[1]), Number(numbers[2])]
+}
+
+describe('a 200,000-row join in the browser host', () => {
+  it('shows every row in the table and on the map, pans the map with the mouse, and filters the table', async () => {
+    const page = await openApp(browser, host, undefined, 'Spatial analytics')
+    await composePointJoin(page, COUNT)
+    await page.getByRole('form', { name: 'Spatial join' }).getByRole('button', { name: 'Run join' }).click()
+
+    const results = page.getByRole('region', { name: 'Results' })
+    const count = results.getByRole('status').filter({ hasText: /\d rows?/ })
+    await count.waitFor({ timeout: 180_000 })
+    expect(rowCount(await count.textContent())).toBe(COUNT)
+    const table = page.getByRole('table', { name: 'Join results' })
+    // Virtual: the table says how many rows it has, and holds only those in view.
+    expect(Number(await table.getAttribute('aria-rowcount'))).toBe(COUNT + 1)
+    const bodyRows = await table.locator('tbody tr[aria-rowindex]').count()
+    expect(bodyRows).toBeGreaterThan(3)
+    expect(bodyRows).toBeLessThan(200)
+    // The points are drawn (the app marks the first paint of the results layer with all its features).
+    await expect.poll(() => markTime(page, 'geo:results-map-painted'), { timeout: 180_000 }).not.toBeNull()
+
+    // Pan: drag the map 200 px right and 100 px down; the place under the mouse moves with it.
+    const map = page.getByRole('region', { name: 'Map' })
+    const box = (await map.boundingBox())!
+    const x = box.x + box.width * 0.45
+    const y = box.y + box.height * 0.45
+    const before = await cursorAt(page, x, y)
+    await page.mouse.down()
+    for (let i = 1; i <= 20; i++) await page.mouse.move(x + i * 10, y + i * 5)
+    await page.mouse.up()
+    const after = await cursorAt(page, x, y)
+    expect(after[0]).toBeLessThan(before[0])
+    expect(after[1]).toBeGreaterThan(before[1])
+    const moved = await cursorAt(page, x + 200, y + 100)
+    expect(moved[0]).toBeCloseTo(before[0], 1)
+    expect(moved[1]).toBeCloseTo(before[1], 1)
+
+    // Filter the table: names P1999x — 11 rows (P1999, P19990…P19999).
+    await results.getByRole('searchbox', { name: 'Filter results' }).fill('p1999')
+    await expect.poll(() => count.textContent(), { timeout: 60_000 }).toMatch(/^11 rows shown of 200,000/)
+    await expect.poll(() => table.locator('tbody tr[aria-rowindex]').count()).toBe(11)
+    expect(pageProblems(page)).toEqual([])
+    await page.context().close()
+  })
+})
