@@ -67,16 +67,3 @@ export function summarizeGeometries(geometries: ReadonlyArray<Geometry | null>):
     lengthM: length,
   }
 }
-
-/** 1,234.5 km² / 850 m² ; 12.3 km / 850 m. */
-export function formatArea(m2: number): string {
-  return m2 >= 1e6
-    ? `${(m2 / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} km²`
-    : `${Math.round(m2).toLocaleString('en-US')} m²`
-}
-
-export function formatLength(m: number): string {
-  return m >= 1000
-    ? `${(m / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} km`
-    : `${Math.round(m).toLocaleString('en-US')} m`
-}
