@@ -60,6 +60,19 @@ const layers = [
     patterns: [noUi, noElectronShell],
   },
   {
+    // Shared pure code: used by the renderer, the core, the CLI and the local service alike, so it imports
+    // none of them, nothing of Node and no UI library (only pure packages: geographiclib, turf, geojson types).
+    files: ['shared/**/*.ts'],
+    patterns: [
+      noUi,
+      { group: nodeBuiltins, message: 'shared/ runs in the renderer too: no Node built-ins.' },
+      {
+        regex: '(^|/)(electron|src|node_modules)(/|$)',
+        message: 'shared/ imports no layer: only itself and pure packages.',
+      },
+    ],
+  },
+  {
     files: ['src/**/*.ts', 'src/**/*.vue'],
     patterns: [
       { group: nodeBuiltins, message: 'The renderer never imports Node built-ins.' },

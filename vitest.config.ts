@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['test/electron/**/*.test.ts'],
+          include: ['test/electron/**/*.test.ts', 'test/shared/**/*.test.ts'],
           testTimeout: 20_000,
         },
       },

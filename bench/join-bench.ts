@@ -1,6 +1,8 @@
 /**
  * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`
- * (`--trace` also prints every run's time, engine and http).
+ * (`--trace` also prints every run's time, engine and http; `--only TEXT` runs the queries whose name holds TEXT;
+ * `--no-core` skips the core leg, `bench/join-core.ts`: the core's gis.join with 200k- and 1M-row results;
+ * `--no-results` the results leg, `bench/join-results.ts`: Run join → map and table in Chromium).
  *
  * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
  * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
@@ -18,10 +20,11 @@ import type { JoinParams } from '../electron/contract/gis/join-params'
 import { loadGeos } from '../electron/local-service/engine/geos'
 import { runJoin, tableFromFeatures, type FeatureTable } from '../electron/local-service/gis/engine/join'
 import { PairList } from '../electron/local-service/gis/engine/pair-list'
-import { startLocalService } from '../electron/local-service/index'
 import type { DatasetFeature } from '../electron/local-service/workspace/features'
 import { Workspace } from '../electron/local-service/workspace/workspace'
 import { districts, drawnStar, mulberry32, points, smallPolygons, toWkt, wholeBox } from './join-data'
+import { printCoreLegs, runCoreLegs, serviceProcess } from './join-core'
+import { printResultsLeg, runResultsLeg } from './join-results'
 import { loadTable, postgisAvailable, startCluster, type Cluster } from './postgis'
 
 const argv = process.argv.slice(2)
@@ -43,12 +46,16 @@ interface Query {
   sql: string
   /** Features the query reads (for features per second). */
   reads: number
+  /** The query whose arguments this one swaps: its rows must be the same pairs, the other way round. */
+  reverseOf?: string
 }
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.floor(s.length / 2)]!
 }
+
+const sameRows = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
 
 function pairKey(rows: Array<[number, number]>): string[] {
   return rows.map(([s, r]) => (r < 0 ? String(s) : `${s}:${r}`)).sort()
@@ -138,6 +145,21 @@ async function main() {
       reads: data.points.length + data.districts.length,
     },
     {
+      // The same join with the arguments the other way round: the planner must make it as fast.
+      name: 'districts x points, reversed',
+      params: {
+        ...base,
+        queryType: 'spatialOperation',
+        datasetSource: 'districts',
+        datasetRef: 'points',
+        operator: 'Intersects',
+        selectionParamRef: 'id',
+      },
+      sql: 'SELECT d.id, p.id FROM districts d JOIN points p ON ST_Intersects(d.geom, p.geom) ORDER BY 1, 2',
+      reads: data.points.length + data.districts.length,
+      reverseOf: 'districts x points Intersects',
+    },
+    {
       name: 'polygons Area > 5e7 m2',
       params: {
         ...base,
@@ -153,7 +175,26 @@ async function main() {
       sql: `SELECT id FROM polys WHERE ST_Intersects(geom, ${boxSql}) AND ST_Area(geom::geography) > 5e7 ORDER BY id`,
       reads: data.polys.length,
     },
+    {
+      // functionBased on one dataset: no reference, the comparison filters the dataset's own features.
+      name: 'polygons Area > 5e7 m2, alone',
+      params: {
+        ...base,
+        queryType: 'functionBased',
+        datasetSource: 'polys',
+        operator: 'Intersects',
+        comparisonFunction: 'Area',
+        comparisonOperator: '>',
+        comparisonValue: 5e7,
+      },
+      sql: 'SELECT id FROM polys WHERE ST_Area(geom::geography) > 5e7 ORDER BY id',
+      reads: data.polys.length,
+    },
   ]
+
+  // --only TEXT: just the queries whose name holds TEXT (to look at a few closely with --trace).
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1]! : undefined
+  if (only) queries.splice(0, queries.length, ...queries.filter((q) => q.name.includes(only)))
 
   // Workspace with the three datasets, as the service stores them.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-'))
@@ -178,7 +219,9 @@ async function main() {
       const start = performance.now()
       const ref = q.user
         ? tableFromFeatures('user geometry', [{ geometry: q.user, properties: {} } as DatasetFeature])
-        : tables[q.params.datasetRef!]!
+        : q.params.datasetRef
+          ? tables[q.params.datasetRef]!
+          : undefined
       pairs = runJoin(geos, {
         params: q.params,
         source,
@@ -189,7 +232,7 @@ async function main() {
       if (run > 0) times.push(performance.now() - start)
     }
     if (flag('trace')) console.log(`engine ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
-    const ref = q.user ? undefined : tables[q.params.datasetRef!]
+    const ref = q.user || !q.params.datasetRef ? undefined : tables[q.params.datasetRef]
     engine[q.name] = {
       ms: median(times),
       rows: pairKey(pairs.toArray().map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
@@ -197,13 +240,9 @@ async function main() {
   }
 
   // End to end over HTTP.
-  const service = await startLocalService({
-    workspaceDir: dir,
-    token: TOKEN,
-    sampleData: false,
-    rowCap: 10_000_000,
-  })
-  const http: Record<string, { ms: number; rows: number }> = {}
+  // The service in a process of its own, as the desktop app runs it (and as PostGIS runs beside the bench).
+  const service = await serviceProcess(dir, { token: TOKEN, rowCap: 10_000_000 })
+  const http: Record<string, { ms: number; rows: string[] }> = {}
   for (const q of queries) {
     const query = new URLSearchParams(Object.entries(q.params).map(([k, v]) => [k, String(v)]))
     const body = q.user
@@ -213,7 +252,7 @@ async function main() {
         })
       : undefined
     const times: number[] = []
-    let rows = 0
+    let rows: string[] = []
     for (let run = 0; run <= RUNS; run++) {
       const start = performance.now()
       const response = await fetch(`${service.urls.mgis_url}/query_apply/join?${query}`, {
@@ -224,10 +263,14 @@ async function main() {
         },
         body,
       })
-      const json = (await response.json()) as { result?: unknown[]; message?: string }
+      const json = (await response.json()) as { result?: Array<Record<string, string>>; message?: string }
       if (response.status !== 200) throw new Error(`${q.name}: HTTP ${response.status} ${json.message}`)
-      rows = json.result?.length ?? 0
       if (run > 0) times.push(performance.now() - start)
+      // prop1 is the source id, prop2 (when selected) the reference id.
+      if (run === RUNS)
+        rows = pairKey(
+          (json.result ?? []).map((r) => [Number(r.prop1), r.prop2 === undefined ? -1 : Number(r.prop2)]),
+        )
     }
     if (flag('trace')) console.log(`http ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
     http[q.name] = { ms: median(times), rows }
@@ -290,8 +333,7 @@ async function main() {
     let line = `${pad(q.name, 32)}${String(e.rows.length).padStart(9)}${num(e.ms, 1).padStart(11)}${String(Math.round(q.reads / (e.ms / 1000))).padStart(12)}${num(h.ms, 1).padStart(10)}`
     if (p) {
       sumPg += p.ms
-      const same =
-        p.rows.length === e.rows.length && p.rows.every((r, i) => r === e.rows[i]) && h.rows === e.rows.length
+      const same = sameRows(p.rows, e.rows) && sameRows(h.rows, e.rows)
       allSame &&= same
       let diff = ''
       if (!same) {
@@ -315,10 +357,28 @@ async function main() {
         ? `${num(sumPg, 1).padStart(12)}${(sumEngine / sumPg).toFixed(2).padStart(8)}${(sumHttp / sumPg).toFixed(2).padStart(9)}  ${allSame ? 'all identical' : 'DIFFERENCES'}`
         : ''),
   )
+  for (const q of queries.filter((x) => x.reverseOf && http[x.reverseOf])) {
+    const forward = q.reverseOf!
+    // The reversed query's pairs (districts, points) read the other way round must be the forward pairs.
+    const swapped = pairKey(
+      http[q.name]!.rows.map((k) => k.split(':').map(Number) as [number, number]).map(([s, r]) => [r, s]),
+    )
+    const same =
+      sameRows(swapped, http[forward]!.rows) && sameRows(http[forward]!.rows, engine[forward]!.rows)
+    allSame &&= same
+    console.log(
+      `argument orders of "${forward}": ${same ? 'identical rows' : 'DIFFERENT ROWS'}; reversed/forward engine ${(engine[q.name]!.ms / engine[forward]!.ms).toFixed(2)}, http ${(http[q.name]!.ms / http[forward]!.ms).toFixed(2)}`,
+    )
+  }
   console.log(
     `\nmedian of ${RUNS} runs after one warm-up; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process, join worker included)`,
   )
-  if (withPg && !allSame) process.exitCode = 1
+  if (!allSame) process.exitCode = 1
+
+  // The results leg, core side: a 200k-row and a 1M-row result through the core's gis.join.
+  if (!flag('no-core')) printCoreLegs(await runCoreLegs([200_000, 1_000_000], Math.min(RUNS, 3)))
+  // The results leg, renderer side: from "Run join" to the map and the table in Chromium.
+  if (!flag('no-results')) printResultsLeg(await runResultsLeg([200_000, 1_000_000]))
 }
 
 main().catch((error: unknown) => {

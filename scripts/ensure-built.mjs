@@ -10,7 +10,7 @@ const BUILT = [
   'out/cli/geo-analyst.mjs',
   'out/main/local-service.js',
 ]
-const SOURCES = ['src', 'electron', 'resources']
+const SOURCES = ['src', 'electron', 'shared', 'resources']
 
 function newest(dir) {
   if (!existsSync(dir)) return 0

@@ -102,61 +102,166 @@ export function createHttpGeoFiles(secret: string | null, fetchImpl: typeof fetc
 
 type AnyListener = (payload: unknown) => void
 
+export type EventsConnectionState = 'connecting' | 'connected' | 'disconnected'
+
+/**
+ * The state of the live event stream, for the status bar: the browser host's stream reconnects by itself a
+ * bounded number of times, then says "disconnected" and waits for `retry()` — never silence.
+ */
+export interface EventsConnection {
+  readonly state: EventsConnectionState
+  /** Why the stream is disconnected (the last failure), when it is. */
+  readonly reason: string | null
+  subscribe(listener: () => void): () => void
+  retry(): void
+}
+
+export interface EventStreamOptions {
+  /** Consecutive failed connections before the stream is shown as disconnected. */
+  maxAttempts?: number
+  /** Pause before reconnection number `attempt` (1-based), ms. */
+  delay?: (attempt: number) => number
+  sleep?: (ms: number) => Promise<void>
+}
+
 /** Events from the browser host: one long-lived response carrying newline-delimited JSON. */
-export function createHttpGeoEvents(secret: string | null, fetchImpl: typeof fetch = fetch): GeoEventsApi {
+export function createHttpGeoEvents(
+  secret: string | null,
+  fetchImpl: typeof fetch = fetch,
+  options: EventStreamOptions = {},
+): GeoEventsApi & { connection: EventsConnection } {
+  const maxAttempts = options.maxAttempts ?? 8
+  const delay = options.delay ?? ((attempt: number) => Math.min(30_000, 500 * 2 ** attempt))
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const listeners = new Map<EventName, Set<AnyListener>>()
-  let started = false
-  const start = async () => {
-    if (started || !secret) return
-    started = true
-    for (let attempt = 0; attempt < 1000; attempt++) {
-      try {
-        const response = await fetchImpl('/api/events', { headers: { [SESSION_HEADER]: secret } })
-        if (!response.ok || !response.body) break
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
-        let buffer = ''
-        for (;;) {
-          const { value, done } = await reader.read()
-          if (done) break
-          buffer += value
-          let newline: number
-          while ((newline = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, newline)
-            buffer = buffer.slice(newline + 1)
-            if (!line.trim()) continue
-            const message = JSON.parse(line) as { name: unknown; payload: unknown }
-            if (isEventName(message.name)) listeners.get(message.name)?.forEach((l) => l(message.payload))
-          }
-        }
-      } catch {
-        // The host went away or the page is unloading; reconnect after a pause.
+  const watchers = new Set<() => void>()
+  let state: EventsConnectionState = 'connecting'
+  let reason: string | null = null
+  let running = false
+  const setState = (next: EventsConnectionState, why: string | null = null) => {
+    state = next
+    reason = why
+    watchers.forEach((w) => w())
+  }
+
+  /** One connection, read to its end; returns why it ended. */
+  const readStream = async (): Promise<string> => {
+    const response = await fetchImpl('/api/events', { headers: { [SESSION_HEADER]: secret ?? '' } })
+    if (response.status === 401 || response.status === 403) {
+      throw new StreamRefused('the browser host refused this page; open the URL that `npm run web` printed')
+    }
+    if (!response.ok || !response.body) return `the browser host answered ${response.status}`
+    setState('connected')
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
+    let buffer = ''
+    for (;;) {
+      const { value, done } = await reader.read()
+      if (done) return 'the browser host closed the stream'
+      buffer += value
+      let newline: number
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline)
+        buffer = buffer.slice(newline + 1)
+        if (!line.trim()) continue
+        const message = JSON.parse(line) as { name: unknown; payload: unknown }
+        if (isEventName(message.name)) listeners.get(message.name)?.forEach((l) => l(message.payload))
       }
-      await new Promise((resolve) => setTimeout(resolve, 1000))
     }
   }
+
+  const run = async () => {
+    if (running || !secret) return
+    running = true
+    let failures = 0
+    try {
+      for (;;) {
+        let why: string
+        try {
+          why = await readStream()
+        } catch (error) {
+          if (error instanceof StreamRefused) {
+            setState('disconnected', error.message)
+            return
+          }
+          why = `the browser host did not answer (${(error as Error).message})`
+        }
+        // A stream that was up counts as a fresh start; only consecutive failures give up.
+        failures = state === 'connected' ? 1 : failures + 1
+        if (failures >= maxAttempts) {
+          setState('disconnected', why)
+          return
+        }
+        setState('connecting', why)
+        await sleep(delay(failures))
+      }
+    } finally {
+      running = false
+    }
+  }
+
+  const connection: EventsConnection = {
+    get state() {
+      return state
+    },
+    get reason() {
+      return reason
+    },
+    subscribe(listener) {
+      watchers.add(listener)
+      return () => watchers.delete(listener)
+    },
+    retry() {
+      if (state !== 'disconnected') return
+      setState('connecting')
+      void run()
+    },
+  }
   return {
+    connection,
     on<K extends EventName>(name: K, listener: (payload: EventPayload<K>) => void) {
       const set = listeners.get(name) ?? new Set<AnyListener>()
       set.add(listener as AnyListener)
       listeners.set(name, set)
-      void start()
+      void run()
       return () => set.delete(listener as AnyListener)
     },
   }
 }
 
-function resolveBridge(): { geo: GeoApi; geoEvents: GeoEventsApi; geoFiles: GeoFilesApi } {
+class StreamRefused extends Error {}
+
+/** Electron's events come through the preload, which has no stream to lose. */
+const alwaysConnected: EventsConnection = {
+  state: 'connected',
+  reason: null,
+  subscribe: () => () => undefined,
+  retry: () => undefined,
+}
+
+function resolveBridge(): {
+  geo: GeoApi
+  geoEvents: GeoEventsApi
+  geoFiles: GeoFilesApi
+  eventsConnection: EventsConnection
+} {
   if (typeof window !== 'undefined' && window.geo && window.geoEvents && window.geoFiles) {
-    return { geo: window.geo, geoEvents: window.geoEvents, geoFiles: window.geoFiles }
+    return {
+      geo: window.geo,
+      geoEvents: window.geoEvents,
+      geoFiles: window.geoFiles,
+      eventsConnection: alwaysConnected,
+    }
   }
   const secret =
     typeof window === 'undefined'
       ? null
       : takeSessionSecret(window.location, window.sessionStorage, window.history)
+  const geoEvents = createHttpGeoEvents(secret)
   return {
     geo: createHttpGeoApi(secret),
-    geoEvents: createHttpGeoEvents(secret),
+    geoEvents,
     geoFiles: createHttpGeoFiles(secret),
+    eventsConnection: geoEvents.connection,
   }
 }
 
@@ -165,3 +270,4 @@ const bridge = resolveBridge()
 export const geo: GeoApi = bridge.geo
 export const geoEvents: GeoEventsApi = bridge.geoEvents
 export const geoFiles: GeoFilesApi = bridge.geoFiles
+export const eventsConnection: EventsConnection = bridge.eventsConnection

@@ -6,7 +6,7 @@ import { unionOf, type InterfaceOperation } from './operation'
 import { placesInterface, placesOperations } from './places/operations'
 import { routingInterface, routingOperations } from './routing/operations'
 import { telematicsInterface, telematicsOperations } from './telematics/operations'
-import { visionInterface } from './vision/operations'
+import { visionInterface, visionOperations } from './vision/operations'
 
 export { op, type OperationSpec, type OperationTable } from './operation'
 export { appInfoSchema, type AppInfo } from './app/operations'
@@ -24,6 +24,7 @@ export const operations = unionOf(
   routingOperations,
   telematicsOperations,
   gisOperations,
+  visionOperations,
 )
 
 /**

@@ -5,6 +5,7 @@ import { registerMapHandlers } from './map/handlers'
 import { registerPlacesHandlers } from './places/handlers'
 import { registerRoutingHandlers } from './routing/handlers'
 import { registerTelematicsHandlers } from './telematics/handlers'
+import { registerVisionHandlers } from './vision/handlers'
 
 /** Every area's handler registration, one line per area. Hosts call none of them: `createCore` does. */
 export const CORE_AREAS: readonly RegisterArea[] = [
@@ -14,4 +15,5 @@ export const CORE_AREAS: readonly RegisterArea[] = [
   registerRoutingHandlers,
   registerTelematicsHandlers,
   registerGisHandlers,
+  registerVisionHandlers,
 ]

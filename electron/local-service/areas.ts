@@ -3,6 +3,7 @@ import { placesArea } from './places/routes'
 import { routingArea } from './routing/routes'
 import { telematicsArea } from './telematics/routes'
 import type { LocalArea } from './service-context'
+import { visionArea } from './vision/routes'
 
 /**
  * The areas the local service implements: one line per area. A group of the spec with no area here answers
@@ -14,4 +15,5 @@ export const LOCAL_AREAS: readonly LocalArea[] = [
   routingArea,
   gisArea,
   telematicsArea,
+  visionArea,
 ]

@@ -2,6 +2,7 @@ import { gisCaches, gisJobs, gisWorkerBytes } from './gis/jobs'
 import { workspaceJobs } from './import/jobs'
 import { routingCaches, routingJobs, routingWorkerBytes } from './routing/jobs'
 import { telematicsJobs } from './telematics/jobs'
+import { visionJobs, visionWorkerBytes } from './vision/jobs'
 
 /**
  * Every job kind the worker pool runs: one line per area. A job kind is `area.verb`, its handler takes a
@@ -12,10 +13,11 @@ export const JOB_KINDS = {
   ...routingJobs,
   ...telematicsJobs,
   ...workspaceJobs,
+  ...visionJobs,
 }
 
 /** Memory each area's engines hold in a worker outside the V8 heap: one line per area. */
-const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, routingWorkerBytes]
+const EXTERNAL_BYTES: ReadonlyArray<() => number> = [gisWorkerBytes, routingWorkerBytes, visionWorkerBytes]
 
 /** Each area's caches in a worker (estimated bytes, entries), for diagnostics: one line per area. */
 const CACHES: ReadonlyArray<() => Record<string, number>> = [gisCaches, routingCaches]

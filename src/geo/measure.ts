@@ -1,31 +1,11 @@
-import { area, length } from '@turf/turf'
-import type { Feature, Geometry } from 'geojson'
+import type { Geometry } from 'geojson'
+import { geodesicArea, geodesicLength } from '../../shared/geodesy'
 
 /**
- * Measurements of drawn shapes. Area and length come from turf, which works on a sphere of radius
- * 6,371,008.8 m (the mean Earth radius), not on the WGS84 ellipsoid: a 1°×1° cell at the equator is
- * ≈ 12,364 km² here against ≈ 12,308 km² on the ellipsoid (+0.45 %). Good enough for labels; the local
- * service's exact Area/Length comparisons use the ellipsoid.
+ * Labels of measured shapes. Area and length are the shared ellipsoidal measures (`shared/geodesy.ts`,
+ * GeographicLib on WGS84), the same the local service compares in a join's Area/Length: a drawn shape labelled
+ * "5,000.0 km²" is the one a functionBased Area query with 5,000 km² sees.
  */
-export const MEASURE_MODEL = 'spherical (turf, R = 6,371,008.8 m)'
-
-/** Area in m² of the polygons in a geometry (holes subtracted); 0 for points and lines. */
-export function geodesicArea(geometry: Geometry): number {
-  return area(geometry)
-}
-
-/** Length in metres of the lines in a geometry (polygons' rings not counted); 0 for points and polygons. */
-export function geodesicLength(geometry: Geometry): number {
-  if (geometry.type === 'LineString' || geometry.type === 'MultiLineString') {
-    const feature: Feature = { type: 'Feature', properties: {}, geometry }
-    return length(feature as Feature<typeof geometry>, { units: 'kilometers' }) * 1000
-  }
-  if (geometry.type === 'GeometryCollection') {
-    return geometry.geometries.reduce((sum, g) => sum + geodesicLength(g), 0)
-  }
-  return 0
-}
-
 const grouped = (value: number, decimals: number): string =>
   value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })
 

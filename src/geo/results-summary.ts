@@ -1,51 +1,8 @@
 import type { Geometry, Position } from 'geojson'
-import geographiclib from 'geographiclib-geodesic'
+import { geodesicArea, geodesicLength } from '../../shared/geodesy'
 import type { LonLatBox } from './extent'
 
-/** Measures of a set of result geometries on the WGS84 ellipsoid (GeographicLib): extent, area, length. */
-
-const WGS84 = geographiclib.Geodesic.WGS84
-
-function ringArea(ring: Position[]): number {
-  const poly = WGS84.Polygon(false)
-  const n = ring.length
-  const closed = n > 1 && ring[0]![0] === ring[n - 1]![0] && ring[0]![1] === ring[n - 1]![1]
-  for (let i = 0; i < (closed ? n - 1 : n); i++) poly.AddPoint(ring[i]![1]!, ring[i]![0]!)
-  return Math.abs(poly.Compute(false, true).area ?? 0)
-}
-
-function polygonArea(rings: Position[][]): number {
-  return Math.max(
-    0,
-    rings.reduce((sum, ring, i) => sum + (i === 0 ? ringArea(ring) : -ringArea(ring)), 0),
-  )
-}
-
-/** Geodesic area in m² (outer rings minus holes); 0 for points and lines. */
-export function geodesicAreaOf(g: Geometry | null): number {
-  if (!g) return 0
-  if (g.type === 'Polygon') return polygonArea(g.coordinates)
-  if (g.type === 'MultiPolygon') return g.coordinates.reduce((s, p) => s + polygonArea(p), 0)
-  if (g.type === 'GeometryCollection') return g.geometries.reduce((s, x) => s + geodesicAreaOf(x), 0)
-  return 0
-}
-
-function lineLength(line: Position[]): number {
-  let s = 0
-  for (let i = 1; i < line.length; i++) {
-    s += WGS84.Inverse(line[i - 1]![1]!, line[i - 1]![0]!, line[i]![1]!, line[i]![0]!).s12 ?? 0
-  }
-  return s
-}
-
-/** Geodesic length in metres of lines; 0 for points and polygons. */
-export function geodesicLengthOf(g: Geometry | null): number {
-  if (!g) return 0
-  if (g.type === 'LineString') return lineLength(g.coordinates)
-  if (g.type === 'MultiLineString') return g.coordinates.reduce((s, l) => s + lineLength(l), 0)
-  if (g.type === 'GeometryCollection') return g.geometries.reduce((s, x) => s + geodesicLengthOf(x), 0)
-  return 0
-}
+/** Measures of a set of result geometries on the WGS84 ellipsoid (shared geodesy): extent, area, length. */
 
 function eachPosition(g: Geometry, visit: (p: Position) => void): void {
   switch (g.type) {
@@ -95,11 +52,11 @@ export function summarizeGeometries(geometries: ReadonlyArray<Geometry | null>):
       if (lat! > maxLat) maxLat = lat!
     })
     if (/Polygon/.test(g.type) || g.type === 'GeometryCollection') {
-      const a = geodesicAreaOf(g)
+      const a = geodesicArea(g)
       if (/Polygon/.test(g.type) || a > 0) area = (area ?? 0) + a
     }
     if (/LineString/.test(g.type) || g.type === 'GeometryCollection') {
-      const l = geodesicLengthOf(g)
+      const l = geodesicLength(g)
       if (/LineString/.test(g.type) || l > 0) length = (length ?? 0) + l
     }
   }
@@ -109,17 +66,4 @@ export function summarizeGeometries(geometries: ReadonlyArray<Geometry | null>):
     areaM2: area,
     lengthM: length,
   }
-}
-
-/** 1,234.5 km² / 850 m² ; 12.3 km / 850 m. */
-export function formatArea(m2: number): string {
-  return m2 >= 1e6
-    ? `${(m2 / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} km²`
-    : `${Math.round(m2).toLocaleString('en-US')} m²`
-}
-
-export function formatLength(m: number): string {
-  return m >= 1000
-    ? `${(m / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} km`
-    : `${Math.round(m).toLocaleString('en-US')} m`
 }

@@ -147,7 +147,12 @@ function geometry(r: Reader): Geometry {
 }
 
 /** Parse WKT or EWKT; null when the text is not well-formed WKT. */
+/** `POINT (x y)`, the commonest value of a large result, read without the general reader. */
+const SIMPLE_POINT = /^POINT ?\( ?(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?) (-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?) ?\)$/
+
 export function parseWkt(text: string): Geometry | null {
+  const point = SIMPLE_POINT.exec(text)
+  if (point) return { type: 'Point', coordinates: [Number(point[1]), Number(point[2])] }
   let body = text.trim()
   const srid = /^SRID=\d+;/i.exec(body)
   if (srid) body = body.slice(srid[0].length)

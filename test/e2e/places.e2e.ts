@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openApp, pageProblems, useAppSession } from '../support/app'
+import { openApp, openArea, pageProblems, useAppSession } from '../support/app'
 
 const session = useAppSession()
 
@@ -70,8 +70,24 @@ describe('places in the browser host, by mouse and keyboard', () => {
     const box = (await map.boundingBox())!
     await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.6)
     await page.getByRole('list', { name: 'Saved places' }).getByText('Depot e2e').waitFor()
+    // A second point; the saved places then become the distance matrix's positions.
+    await mine.getByLabel('Name of the point to save').fill('Depot e2e two')
+    await mine.getByRole('button', { name: 'Save a point: click on the map' }).click()
+    await page.mouse.click(box.x + box.width * 0.6, box.y + box.height * 0.4)
+    await page.getByRole('list', { name: 'Saved places' }).getByText('Depot e2e two').waitFor()
+    const savedCount = await page.getByRole('list', { name: 'Saved places' }).getByRole('listitem').count()
+    await mine.getByRole('button', { name: 'Use in distance matrix' }).click()
+    // One row per saved place, under the header row.
+    const positions = page.getByRole('table', { name: 'Positions' })
+    await expect.poll(() => positions.getByRole('row').count()).toBe(savedCount + 1)
+    await openArea(page, 'Places')
+    await page.getByRole('button', { name: 'Delete Depot e2e two' }).click()
+    await page
+      .getByRole('list', { name: 'Saved places' })
+      .getByText('Depot e2e two')
+      .waitFor({ state: 'detached' })
     // Delete by keyboard.
-    await page.getByRole('button', { name: 'Delete Depot e2e' }).focus()
+    await page.getByRole('button', { name: 'Delete Depot e2e', exact: true }).focus()
     await page.keyboard.press('Enter')
     await expect
       .poll(() => page.getByRole('list', { name: 'Saved places' }).getByText('Depot e2e').count())

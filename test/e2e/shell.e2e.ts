@@ -95,6 +95,12 @@ describe('the app shell in the browser host', () => {
     // ArrowDown comes back to the area it left (whatever areas sit above it).
     await page.keyboard.press('ArrowDown')
     expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
+    // License plates sits below Spatial analytics.
+    await page.keyboard.press('ArrowDown')
+    const vision = areas.getByRole('tab', { name: 'License plates' })
+    expect(await vision.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.keyboard.press('ArrowUp')
+    expect(await gis.evaluate((el) => el === document.activeElement)).toBe(true)
 
     // Bottom panels are tabs: arrow keys move between them and show each panel.
     const bottom = page.getByRole('tablist', { name: 'Bottom panels' })

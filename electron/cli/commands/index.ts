@@ -9,6 +9,7 @@ import { placesCommands } from './places'
 import { profileCommands } from './profile'
 import { routingCommands } from './routing'
 import { secretCommands } from './secret'
+import { visionCommands } from './vision'
 
 /**
  * Every `geo-analyst` command. The app's own commands, then one module per area (`geo-analyst <area> …`),
@@ -25,4 +26,5 @@ export const COMMANDS: readonly CliCommand[] = [
   ...routingCommands,
   ...fleetCommands,
   ...gisCommands,
+  ...visionCommands,
 ]

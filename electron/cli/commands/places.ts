@@ -4,7 +4,7 @@ import path from 'node:path'
 import { POD_VALUES, type Pod } from '../../contract/places/autosuggest'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
 import { GeoFailure } from '../../core/geo-failure'
-import { parseCsv } from '../../local-service/import/readers'
+import { CsvError, parseCsv } from '../../../shared/csv'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand } from '../context'
 
@@ -146,7 +146,14 @@ export const placesCommands: CliCommand[] = [
       } catch (error) {
         throw new GeoFailure('validation', `${file}: ${(error as Error).message}`, { field: 'file' })
       }
-      const [fields, ...rows] = parseCsv(csv.replace(/^\uFEFF/, ''))
+      let parsed: string[][]
+      try {
+        parsed = parseCsv(csv)
+      } catch (error) {
+        if (!(error instanceof CsvError)) throw error
+        throw new GeoFailure('validation', `${file}: ${error.message}`, { field: 'file' })
+      }
+      const [fields, ...rows] = parsed
       if (!fields?.length) throw new GeoFailure('validation', `${file}: no header row`, { field: 'file' })
       const summary = await ctx.invoke('places.geocode', {
         jobId: randomUUID(),

@@ -58,6 +58,30 @@ export const NEW_DATASET_NAME_RULE = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/
 export const NEW_DATASET_NAME_MESSAGE =
   'must be 1–63 letters, digits, underscores or dashes, starting with a letter (no dots, slashes or spaces)'
 
+/** A dataset name by the service's rule: letter case aside (a taken name is taken in any case). */
+export const sameDatasetName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+
+/**
+ * What the dataset lists before and after a saving join whose answer was lost say about `name`: created by
+ * this run (absent before, listed after), there before (the run could not have saved it), absent after, or
+ * unread (the list after could not be read). Without the list before, a listed name counts as found.
+ */
+export function reconcileSavedDataset(
+  name: string,
+  before: readonly string[] | undefined,
+  after: readonly string[] | undefined,
+):
+  | { kind: 'found'; listed: string }
+  | { kind: 'existed'; listed: string }
+  | { kind: 'absent' }
+  | { kind: 'unread' } {
+  const existed = before?.find((n) => sameDatasetName(n, name))
+  if (existed !== undefined) return { kind: 'existed', listed: existed }
+  if (!after) return { kind: 'unread' }
+  const listed = after.find((n) => sameDatasetName(n, name))
+  return listed === undefined ? { kind: 'absent' } : { kind: 'found', listed }
+}
+
 export const JOIN_PARAM_NAMES = [
   'queryType',
   'datasetSource',
@@ -211,7 +235,9 @@ function conditionalIssues(
     if (p.userGeom === true && p.datasetRef !== undefined) {
       out.push(issue('datasetRef', 'conflict', 'give either datasetRef or userGeom=true, not both'))
     }
+    // functionBased without a reference filters the source dataset's own features by the comparison.
     if (
+      type === 'spatialOperation' &&
       p.userGeom !== true &&
       absent('datasetRef') &&
       !(present.has('userGeom') && p.userGeom === undefined)

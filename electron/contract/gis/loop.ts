@@ -55,9 +55,28 @@ export const joinColumnSchema = z.object({
   name: z.string(),
 })
 
+/** A row of a join result: its members prop1…propN, each a string. */
+export type ResultRow = Record<string, string>
+
+function isStringRow(row: unknown): boolean {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return false
+  for (const key of Object.keys(row))
+    if (typeof (row as Record<string, unknown>)[key] !== 'string') return false
+  return true
+}
+
+/**
+ * The rows of a join result, checked in one pass and passed on as they are: a schema per row would rebuild
+ * every row of a million-row answer (decision 011).
+ */
+export const resultRowsSchema = z.custom<ResultRow[]>(
+  (rows) => Array.isArray(rows) && rows.every(isStringRow),
+  'rows must be objects whose values are strings',
+)
+
 export const joinRunSchema = z.object({
   runId: z.string(),
-  rows: z.array(z.record(z.string(), z.string())),
+  rows: resultRowsSchema,
   columns: z.array(joinColumnSchema).optional(),
   /** 206: the provider cut the result. */
   partial: z.boolean(),

@@ -45,3 +45,51 @@ export function validateBlurPlates(input: {
   const fileName = input.fileName.split(/[\\/]/).pop() as string
   return { ok: true, value: { fileName, bytes: input.bytes, contentType: kind } }
 }
+
+/** A blurred region of the answered image, in its pixels as shown (EXIF orientation applied). */
+export interface BlurredBox {
+  x: number
+  y: number
+  w: number
+  h: number
+}
+
+/**
+ * Header in which the built-in local service lists the regions it blurred, as a JSON array of boxes. Not
+ * part of the spec: other services send none, and callers must do without it.
+ */
+export const BLURRED_BOXES_HEADER = 'x-blurred-boxes'
+
+/** The boxes of the header, or undefined when it is absent or not a well-formed list of boxes. */
+export function parseBlurredBoxes(value: string | null | undefined): BlurredBox[] | undefined {
+  if (!value) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    return undefined
+  }
+  if (!Array.isArray(parsed)) return undefined
+  const boxes: BlurredBox[] = []
+  for (const item of parsed) {
+    const b = item as Record<string, unknown>
+    const n = (k: string) => (typeof b?.[k] === 'number' && Number.isFinite(b[k]) ? (b[k] as number) : NaN)
+    const box = { x: n('x'), y: n('y'), w: n('w'), h: n('h') }
+    if (Object.values(box).some(Number.isNaN) || box.w < 0 || box.h < 0) return undefined
+    boxes.push(box)
+  }
+  return boxes
+}
+
+/** The name of a blurred copy: `street.jpg` → `street-blurred.jpg` (the folder part of `fileName` goes). */
+export function blurredName(fileName: string, suffix = '-blurred'): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const dot = base.lastIndexOf('.')
+  return dot > 0 ? `${base.slice(0, dot)}${suffix}${base.slice(dot)}` : `${base}${suffix}`
+}
+
+/** A .jpg, .jpeg or .png name (any case). */
+export function isImageName(name: string): boolean {
+  const ext = /\.([A-Za-z]+)$/.exec(name)?.[1]?.toLowerCase()
+  return ext !== undefined && (IMAGE_EXTENSIONS as readonly string[]).includes(ext)
+}

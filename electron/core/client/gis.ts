@@ -1,14 +1,24 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
-import { joinQueryValues, validateJoinRequest, type JoinRequest } from '../../contract/gis/join-params'
+import {
+  joinQueryValues,
+  reconcileSavedDataset,
+  validateJoinRequest,
+  type JoinRequest,
+} from '../../contract/gis/join-params'
 import type { HttpResponse } from '../http/transport'
-import { joinResultSchema, parseLayerList, type JoinOutcome, type LayerList } from '../../contract/gis/layers'
+import {
+  joinResultSchema,
+  parseLayerList,
+  type JoinOutcome,
+  type JoinResponse,
+  type LayerList,
+} from '../../contract/gis/layers'
 import {
   buildRequest,
   execute,
   parseJson,
-  parseWith,
   providerHint,
   type BuiltRequest,
   type CallSpec,
@@ -35,7 +45,7 @@ function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal
     fingerprint: saves,
     signal,
     interpret: (res) => {
-      const parsed = parseWith('gis.join', res, joinResultSchema)
+      const parsed = readJoinResponse(res)
       return parsed.ok ? ok({ response: parsed.value, partial: res.status === 206 }) : parsed
     },
     onFailure: (f) => {
@@ -68,6 +78,39 @@ function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal
     },
   }
 }
+
+/**
+ * A join answer (§2.4): the envelope is checked with the shared schema, the rows only for being objects —
+ * no schema runs per row and nothing is copied, so a million-row answer costs one `JSON.parse`. The values
+ * stay as the provider sent them (the run's reader turns non-strings into text).
+ */
+export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
+  const json = parseJson('gis.join', res)
+  if (!json.ok) return json
+  const body = json.value
+  const shape = (at: string, message: string) =>
+    fail('unclassified', `gis.join: the provider's answer has an unexpected shape at ${at}: ${message}`, {
+      status: res.status,
+    })
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return shape('body', 'the answer is not a JSON object')
+  const { result, ...envelope } = body as Record<string, unknown>
+  const head = joinResultSchema.safeParse(envelope)
+  if (!head.success) {
+    const issue = head.error.issues[0]
+    return shape(issue?.path.map(String).join('.') || 'body', issue?.message ?? 'invalid')
+  }
+  const rows = result === undefined || result === null ? [] : Array.isArray(result) ? result : [result]
+  for (let i = 0; i < rows.length; i++) {
+    const row: unknown = rows[i]
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      return shape(`result.${i}`, 'result rows must be objects')
+  }
+  return ok({ ...head.data, result: rows as Array<Record<string, unknown>> })
+}
+
+/** How long the check of a saving join's lost answer may take (listing the datasets). */
+export const RECONCILE_TIMEOUT_MS = 30_000
 
 /** The request field an error answer names (`{"field": "newDatasetNme", ...}`), when it names one. */
 function providerField(response: HttpResponse | undefined): string | undefined {
@@ -105,10 +148,18 @@ export function gisClient(ctx: ClientContext) {
     })
   }
 
+  /** The dataset names of the active profile, or why they could not be read; never throws. */
+  async function datasetNames(signal?: AbortSignal): Promise<Result<string[]>> {
+    const listed = await layers({ signal })
+    return listed.ok ? ok(listed.value.layers.map((l) => l.layername)) : listed
+  }
+
   /**
    * POST {mgis_url}/query_apply/join with the spec's query parameters and a GeoJSON body. A join that
-   * saves a dataset is never resent after an ambiguous failure: the dataset list is read and the new
-   * name looked for; found → success (reconciled), otherwise the outcome is reported unknown.
+   * saves a dataset is never resent after an ambiguous failure (a lost answer, or the caller's cancel):
+   * the datasets listed before it was sent are compared with those listed afterwards, by the service's
+   * name rule (letter case aside) — new → success (reconciled "found"); there before → a conflict (a taken
+   * name is refused, so this run saved nothing under it); absent → the outcome stays unknown.
    */
   async function join(
     params: RawParams,
@@ -119,30 +170,47 @@ export function gisClient(ctx: ClientContext) {
     if (!checked.ok) return issuesFailure('gis.join', checked.issues)
     const p = checked.value.params
     const saves = p.saveAsNewDataset === true
+    const before = saves ? await datasetNames(options.signal) : undefined
+    if (options.signal?.aborted)
+      return fail('timeout-network', 'gis.join: cancelled before it was sent; nothing was sent', {
+        code: 'cancelled',
+      })
     const { fingerprint: _fingerprint, ...result } = await execute<JoinOutcome>(
       ctx,
       joinSpec(ctx, checked.value, options.signal),
     )
     if (result.ok || !saves || result.error.failureClass !== 'unknown-outcome')
       return result as Result<JoinOutcome>
-    const listed = await layers(options)
-    if (!listed.ok) {
-      return fail(
-        'unknown-outcome',
-        `${result.error.message}; the dataset list could not be read to check for ${p.newDatasetNme} (${listed.error.message})`,
-        {
-          code: result.error.code,
-        },
-      )
-    }
-    if (listed.value.layers.some((l) => l.layername === p.newDatasetNme)) {
-      return ok({ response: { code: 'reconciled', result: [] }, partial: false, reconciled: 'found' })
-    }
-    return fail(
-      'unknown-outcome',
-      `${result.error.message}; ${p.newDatasetNme} is not in the dataset list yet — it was probably not created; list the datasets again before re-running`,
-      { code: result.error.code },
+    // The caller's signal may be the cancel that made the outcome unknown: the check has a budget of its own.
+    const after = await datasetNames(AbortSignal.timeout(RECONCILE_TIMEOUT_MS))
+    const reconciled = reconcileSavedDataset(
+      p.newDatasetNme!,
+      before?.ok ? before.value : undefined,
+      after.ok ? after.value : undefined,
     )
+    const why = result.error.message
+    switch (reconciled.kind) {
+      case 'found':
+        return ok({ response: { code: 'reconciled', result: [] }, partial: false, reconciled: 'found' })
+      case 'existed':
+        return fail(
+          'conflict',
+          `${why}; a dataset named ${reconciled.listed} was already in the dataset list before this run, and a taken name is refused — this run saved nothing under it`,
+          { code: result.error.code, field: 'newDatasetNme' },
+        )
+      case 'unread':
+        return fail(
+          'unknown-outcome',
+          `${why}; the dataset list could not be read to check for ${p.newDatasetNme} (${after.ok ? '' : after.error.message})`,
+          { code: result.error.code },
+        )
+      case 'absent':
+        return fail(
+          'unknown-outcome',
+          `${why}; ${p.newDatasetNme} is not in the dataset list yet — it was probably not created; list the datasets again before re-running`,
+          { code: result.error.code },
+        )
+    }
   }
 
   /**

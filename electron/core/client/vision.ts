@@ -1,6 +1,13 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure } from '../../contract/common/issues'
-import { sniffImage, validateBlurPlates, type ImageType } from '../../contract/vision/blur-plates'
+import {
+  BLURRED_BOXES_HEADER,
+  parseBlurredBoxes,
+  sniffImage,
+  validateBlurPlates,
+  type BlurredBox,
+  type ImageType,
+} from '../../contract/vision/blur-plates'
 import { execute, providerHint, type ClientContext } from './execute'
 import type { CallOptions } from './places'
 import { noParams, type CallTable } from './call-input'
@@ -10,6 +17,8 @@ import { GeoFailure } from '../geo-failure'
 export interface BlurredImage {
   contentType: string
   bytes: Uint8Array
+  /** The regions blurred, when the service says (the built-in local service does; the spec does not). */
+  boxes?: BlurredBox[]
 }
 
 /** §4.10 POST {aiml_url}/license_plate_blur_pano, multipart field `file`. An upload: never resent after an ambiguous failure. */
@@ -50,7 +59,8 @@ export function visionClient(ctx: ClientContext) {
               },
             )
           }
-          return ok({ contentType: kind, bytes: res.body })
+          const boxes = parseBlurredBoxes(res.headers.get(BLURRED_BOXES_HEADER))
+          return ok({ contentType: kind, bytes: res.body, ...(boxes ? { boxes } : {}) })
         },
       })
     },

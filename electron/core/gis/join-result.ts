@@ -19,6 +19,8 @@ const columnsSchema = z.array(joinColumnSchema)
 /**
  * The provider's answer as the renderer's `JoinRun`: every value a string; `columns` when the provider
  * says where each prop came from (the local service does); partial for 206; the saved dataset's name.
+ * The rows are the parsed answer's own objects: a value that is not a string is turned into text in place,
+ * nothing is copied (a million-row answer is not rebuilt).
  */
 export function joinRunFromOutcome(
   runId: string,
@@ -27,9 +29,16 @@ export function joinRunFromOutcome(
   durationMs: number,
 ): JoinRun {
   const response = outcome.response as Record<string, unknown> & { result: Record<string, unknown>[] }
-  const rows = response.result.map((row) =>
-    Object.fromEntries(Object.entries(row).map(([key, value]) => [key, cellText(value)])),
-  )
+  const rows = response.result
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    for (const key of Object.keys(row)) {
+      const value = row[key]
+      // defineProperty, so that a member named "__proto__" stays a member.
+      if (typeof value !== 'string')
+        Object.defineProperty(row, key, { value: cellText(value), enumerable: true, writable: true })
+    }
+  }
   const columns = columnsSchema.safeParse(response.columns)
   const saved =
     typeof response.savedDataset === 'string'
@@ -39,7 +48,7 @@ export function joinRunFromOutcome(
         : undefined
   return {
     runId,
-    rows,
+    rows: rows as Array<Record<string, string>>,
     ...(columns.success ? { columns: columns.data } : {}),
     partial: outcome.partial,
     ...(saved ? { savedDataset: saved } : {}),

@@ -113,16 +113,22 @@ export class JoinRuns {
       if (!outcome.ok) {
         let error = outcome.error
         if (controller.signal.aborted) {
-          const saves = checked.value.params.saveAsNewDataset === true
-          error = {
-            ...error,
-            failureClass: saves ? 'unknown-outcome' : 'timeout-network',
-            retry: saves ? 'reconcile-first' : 'bounded-retry',
-            code: 'cancelled',
-            message: saves
-              ? `gis.join: cancelled after ${((now() - started) / 1000).toFixed(1)} s; ${checked.value.params.newDatasetNme} may or may not have been created — refresh the datasets before running again`
-              : `gis.join: cancelled after ${((now() - started) / 1000).toFixed(1)} s; nothing was kept`,
-          }
+          const after = `cancelled after ${((now() - started) / 1000).toFixed(1)} s`
+          // A saving join's outcome is unknown once sent: the client has compared the dataset lists before
+          // and after (a dataset found comes back as a success); its message says what the check found.
+          error = checked.value.params.saveAsNewDataset
+            ? {
+                ...error,
+                code: 'cancelled',
+                message: `gis.join: ${after}, outcome unknown for ${checked.value.params.newDatasetNme}: ${error.message}`,
+              }
+            : {
+                ...error,
+                failureClass: 'timeout-network',
+                retry: 'bounded-retry',
+                code: 'cancelled',
+                message: `gis.join: ${after}; nothing was kept`,
+              }
         }
         await record({ status: error.status, error })
         progress(controller.signal.aborted ? 'cancelled' : 'failed')

@@ -1,15 +1,16 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
-import { joinRunSchema, runSummarySchema, type JoinRun, type RunSummary } from '../../contract'
-import { writeFileAtomic, writeJsonAtomic } from '../fs/atomic-write'
+import { runSummarySchema, type JoinRun, type RunSummary } from '../../contract'
+import { writeJsonAtomic } from '../fs/atomic-write'
 import type { Redactor } from '../http/redactor'
 
 /**
- * Bounds of the run history. Every run is listed (the newest `maxRuns`); the rows of the newest runs are
- * kept for reopening while there are at most `maxResults` of them and their files total at most
- * `maxResultBytes`, whichever bound is hit first. A run's user geometry is kept when its text is at most
- * `maxBodyBytes` (a bigger one is dropped from the entry; its parameters still are).
+ * Bounds of the run history. Every run is listed with its parameters and counts (the newest `maxRuns`); the
+ * rows are never written to disk. The results of the newest runs stay in memory for "Reopen" while there are
+ * at most `maxResults` of them and they hold at most about `maxResultBytes` (estimated), whichever bound is
+ * hit first; a larger result is not kept (the run can be re-run). A run's user geometry is kept when its
+ * text is at most `maxBodyBytes` (a bigger one is dropped from the entry; its parameters still are).
  */
 export interface RunHistoryLimits {
   maxRuns: number
@@ -20,8 +21,8 @@ export interface RunHistoryLimits {
 
 export const RUN_HISTORY_LIMITS: Readonly<RunHistoryLimits> = {
   maxRuns: 500,
-  maxResults: 20,
-  maxResultBytes: 50 * 1024 * 1024,
+  maxResults: 5,
+  maxResultBytes: 128 * 1024 * 1024,
   maxBodyBytes: 1024 * 1024,
 }
 
@@ -31,13 +32,34 @@ const indexSchema = z.object({ version: z.literal(1), runs: z.array(runSummarySc
 export type RunRecord = Omit<RunSummary, 'hasResult'>
 
 /**
- * Join runs in `<dataDir>/runs/`: `index.json` lists every run (newest first) and `results/<id>.json`
- * holds the kept rows of the newest runs. Both are written atomically; writes are serialized; every
- * message, parameter and body is redacted on the way in. A damaged index is moved aside, never fatal.
+ * Memory a result's rows take, roughly: V8 holds each row as an object (~64 bytes) and each value as a
+ * string (~24 bytes plus its characters); measured on a sample of rows.
+ */
+export function estimateResultBytes(result: JoinRun): number {
+  const rows = result.rows
+  const sample = Math.min(rows.length, 256)
+  let bytes = 0
+  for (let i = 0; i < sample; i++) {
+    const row = rows[Math.floor((i * rows.length) / sample)]!
+    bytes += 64
+    for (const key of Object.keys(row)) bytes += 24 + (row[key]?.length ?? 0) * 2
+  }
+  return sample === 0 ? 256 : 256 + Math.ceil((bytes / sample) * rows.length)
+}
+
+/**
+ * Join runs in `<dataDir>/runs/index.json`: every run (newest first) with its parameters, status, duration
+ * and row count, written atomically, writes serialized, every message, parameter and body redacted on the
+ * way in; a damaged index is moved aside, never fatal. The rows of the newest runs are kept in memory only
+ * (bounded), so "Reopen" works for recent runs of this session and the history never grows with results.
  */
 export class RunHistory {
   readonly dir: string
   private lock: Promise<unknown> = Promise.resolve()
+  /** Recent results by run id, oldest first, with their estimated size. */
+  private readonly results = new Map<string, { result: JoinRun; bytes: number }>()
+  private resultBytes = 0
+  private legacyRemoved = false
 
   constructor(
     dataDir: string,
@@ -51,11 +73,7 @@ export class RunHistory {
     return path.join(this.dir, 'index.json')
   }
 
-  private resultFile(id: string): string {
-    return path.join(this.dir, 'results', `${id}.json`)
-  }
-
-  /** Record a run and, when given, its result; returns the entry as listed. */
+  /** Record a run and, when given, keep its result in memory; returns the entry as listed. */
   record(run: RunRecord, result?: JoinRun): Promise<RunSummary> {
     return this.serialized(async () => {
       const runs = await this.readIndex()
@@ -66,24 +84,36 @@ export class RunHistory {
         runs.map((r) => r.id),
       )
       const entry: RunSummary = { ...safe, id, hasResult: false }
-      if (result) {
-        const text = JSON.stringify(this.redactor.redactDeep({ ...result, runId: id }))
-        if (text.length <= this.limits.maxResultBytes) {
-          await writeFileAtomic(this.resultFile(id), text)
-          entry.hasResult = true
-        }
-      }
       runs.unshift(entry)
       const listed = runs.slice(0, this.limits.maxRuns)
-      await this.prune(listed)
       await writeJsonAtomic(this.indexFile, { version: 1, runs: listed })
-      return entry
+      if (!this.legacyRemoved) {
+        // Earlier versions wrote every result's rows beside the index: they are not read any more.
+        this.legacyRemoved = true
+        await fs.rm(path.join(this.dir, 'results'), { recursive: true, force: true }).catch(() => undefined)
+      }
+      if (result) this.keep(id, { ...result, runId: id })
+      return { ...entry, hasResult: this.results.has(id) }
     })
   }
 
-  /** Every run, newest first. */
+  private keep(id: string, result: JoinRun): void {
+    const bytes = estimateResultBytes(result)
+    if (bytes > this.limits.maxResultBytes || this.limits.maxResults < 1) return
+    this.results.set(id, { result, bytes })
+    this.resultBytes += bytes
+    while (this.results.size > this.limits.maxResults || this.resultBytes > this.limits.maxResultBytes) {
+      const [oldest, kept] = this.results.entries().next().value as [string, { bytes: number }]
+      this.results.delete(oldest)
+      this.resultBytes -= kept.bytes
+    }
+  }
+
+  /** Every run, newest first; `hasResult` when its rows are still kept. */
   list(): Promise<RunSummary[]> {
-    return this.serialized(() => this.readIndex())
+    return this.serialized(async () =>
+      (await this.readIndex()).map((r) => ({ ...r, hasResult: this.results.has(r.id) })),
+    )
   }
 
   /** One run and its kept rows, or undefined when no run has this id. */
@@ -91,38 +121,9 @@ export class RunHistory {
     return this.serialized(async () => {
       const run = (await this.readIndex()).find((r) => r.id === id)
       if (!run) return undefined
-      if (!run.hasResult) return { run }
-      const text = await fs.readFile(this.resultFile(id), 'utf8').catch(() => null)
-      const parsed = text === null ? undefined : safeJson(text, joinRunSchema)
-      return parsed ? { run, result: parsed } : { run: { ...run, hasResult: false } }
+      const kept = this.results.get(id)?.result
+      return kept ? { run: { ...run, hasResult: true }, result: kept } : { run: { ...run, hasResult: false } }
     })
-  }
-
-  /** Keep the rows of the newest runs within both bounds; drop the rest (and files no entry names). */
-  private async prune(runs: RunSummary[]): Promise<void> {
-    let kept = 0
-    let bytes = 0
-    const keep = new Set<string>()
-    for (const run of runs) {
-      if (!run.hasResult) continue
-      const size = await fs.stat(this.resultFile(run.id)).then(
-        (s) => s.size,
-        () => -1,
-      )
-      if (size >= 0 && kept < this.limits.maxResults && bytes + size <= this.limits.maxResultBytes) {
-        kept++
-        bytes += size
-        keep.add(run.id)
-      } else {
-        run.hasResult = false
-      }
-    }
-    const files = await fs.readdir(path.join(this.dir, 'results')).catch(() => [] as string[])
-    for (const file of files) {
-      if (!keep.has(file.replace(/\.json$/, ''))) {
-        await fs.rm(path.join(this.dir, 'results', file), { force: true })
-      }
-    }
   }
 
   private async readIndex(): Promise<RunSummary[]> {

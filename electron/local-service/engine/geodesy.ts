@@ -1,75 +1,16 @@
 import type { Geometry, Position } from 'geojson'
-import geographiclib from 'geographiclib-geodesic'
+import { geodesicDistance } from '../../../shared/geodesy'
 
 /**
- * Measures on the WGS84 ellipsoid, as PostGIS measures `geography` with the spheroid:
- * areas and lengths along geodesics (GeographicLib, as PostGIS uses it), distances from a point to an edge
- * found on the great circle through the edge and then measured on the ellipsoid (PostGIS's
- * `edge_distance_to_point` followed by `spheroid_distance`).
+ * Distances as PostGIS measures `geography` with the spheroid: from a point to an edge found on the great
+ * circle through the edge and then measured on the ellipsoid (PostGIS's `edge_distance_to_point` followed by
+ * `spheroid_distance`). Areas, lengths and point-to-point distances are the shared ones (`shared/geodesy.ts`).
  */
-const WGS84 = geographiclib.Geodesic.WGS84
 const DEG = Math.PI / 180
 /** Mean earth radius (IUGG), the sphere PostGIS uses to find nearest points. */
 export const EARTH_RADIUS_M = 6371008.8
 /** Shortest length of one degree of latitude on WGS84 (at the equator), in metres. */
 const MIN_METRES_PER_DEGREE = 110_574
-
-/** Geodesic distance between two lon/lat positions, metres. */
-export function geodesicDistance(lon1: number, lat1: number, lon2: number, lat2: number): number {
-  return WGS84.Inverse(lat1, lon1, lat2, lon2).s12 as number
-}
-
-function ringArea(ring: Position[]): number {
-  const poly = WGS84.Polygon(false)
-  const n = ring.length
-  const closed = n > 1 && ring[0]![0] === ring[n - 1]![0] && ring[0]![1] === ring[n - 1]![1]
-  for (let i = 0; i < (closed ? n - 1 : n); i++) poly.AddPoint(ring[i]![1]!, ring[i]![0]!)
-  return Math.abs(poly.Compute(false, true).area ?? 0)
-}
-
-function polygonArea(rings: Position[][]): number {
-  let area = 0
-  rings.forEach((ring, i) => (area += i === 0 ? ringArea(ring) : -ringArea(ring)))
-  return Math.max(0, area)
-}
-
-/** Area in m² on the ellipsoid (like PostGIS `ST_Area(geography)`): outer rings minus holes; 0 for points and lines. */
-export function geodesicArea(geometry: Geometry | null): number {
-  if (!geometry) return 0
-  switch (geometry.type) {
-    case 'Polygon':
-      return polygonArea(geometry.coordinates)
-    case 'MultiPolygon':
-      return geometry.coordinates.reduce((sum, p) => sum + polygonArea(p), 0)
-    case 'GeometryCollection':
-      return geometry.geometries.reduce((sum, g) => sum + geodesicArea(g), 0)
-    default:
-      return 0
-  }
-}
-
-function lineLength(line: Position[]): number {
-  let length = 0
-  for (let i = 1; i < line.length; i++) {
-    length += geodesicDistance(line[i - 1]![0]!, line[i - 1]![1]!, line[i]![0]!, line[i]![1]!)
-  }
-  return length
-}
-
-/** Length in metres along geodesics (like PostGIS `ST_Length(geography)`): lines only; 0 for points and polygons. */
-export function geodesicLength(geometry: Geometry | null): number {
-  if (!geometry) return 0
-  switch (geometry.type) {
-    case 'LineString':
-      return lineLength(geometry.coordinates)
-    case 'MultiLineString':
-      return geometry.coordinates.reduce((sum, l) => sum + lineLength(l), 0)
-    case 'GeometryCollection':
-      return geometry.geometries.reduce((sum, g) => sum + geodesicLength(g), 0)
-    default:
-      return 0
-  }
-}
 
 /** True when the geometry has no coordinates at all (like PostGIS `ST_IsEmpty`). */
 export function isEmptyGeometry(geometry: Geometry | null): boolean {
@@ -79,14 +20,14 @@ export function isEmptyGeometry(geometry: Geometry | null): boolean {
   return flat.length === 0
 }
 
-type Vec = [number, number, number]
+export type Vec = [number, number, number]
 
-function toVec(lon: number, lat: number): Vec {
+export function toVec(lon: number, lat: number): Vec {
   const cl = Math.cos(lat * DEG)
   return [cl * Math.cos(lon * DEG), cl * Math.sin(lon * DEG), Math.sin(lat * DEG)]
 }
 
-function toLonLat(v: Vec): [number, number] {
+export function toLonLat(v: Vec): [number, number] {
   return [Math.atan2(v[1], v[0]) / DEG, Math.atan2(v[2], Math.hypot(v[0], v[1])) / DEG]
 }
 
@@ -96,9 +37,9 @@ const cross = (a: Vec, b: Vec): Vec => [
   a[2] * b[0] - a[0] * b[2],
   a[0] * b[1] - a[1] * b[0],
 ]
-const angle = (a: Vec, b: Vec) => Math.atan2(Math.hypot(...cross(a, b)), dot(a, b))
+export const angle = (a: Vec, b: Vec) => Math.atan2(Math.hypot(...cross(a, b)), dot(a, b))
 
-function normalize(v: Vec): Vec | undefined {
+export function normalize(v: Vec): Vec | undefined {
   const n = Math.hypot(v[0], v[1], v[2])
   return n < 1e-15 ? undefined : [v[0] / n, v[1] / n, v[2] / n]
 }
@@ -185,8 +126,30 @@ export function distanceToEdges(lon: number, lat: number, set: EdgeSet, limit = 
   return result
 }
 
-/** Minimum distance between the boundaries of two geometries that do not intersect, metres. */
+/** Whether point x (on the great circle of arc a–b, whose normal is n) lies on the arc. */
+const onArc = (x: Vec, a: Vec, b: Vec, n: Vec) => dot(cross(a, x), n) >= 0 && dot(cross(x, b), n) >= 0
+
+/** Whether the great-circle arcs a1–b1 and a2–b2 (shorter than half the circle) cross or touch. */
+export function arcsCross(a1: Vec, b1: Vec, a2: Vec, b2: Vec): boolean {
+  const n1 = normalize(cross(a1, b1))
+  const n2 = normalize(cross(a2, b2))
+  if (!n1 || !n2) return false
+  const line = normalize(cross(n1, n2))
+  // Arcs on one great circle: they overlap only where an end of one lies on the other, which the
+  // distance from that end to the other arc (zero) already says.
+  if (!line) return false
+  for (const x of [line, [-line[0], -line[1], -line[2]] as Vec])
+    if (onArc(x, a1, b1, n1) && onArc(x, a2, b2, n2)) return true
+  return false
+}
+
+/**
+ * Minimum distance between the boundaries (edges and vertices) of two geometries, metres: zero when two
+ * great-circle edges cross; otherwise the nearest pair involves a vertex of one and an edge of the other
+ * (as PostGIS's `edge_distance_to_edge`). Containment is the caller's to check.
+ */
 export function distanceBetweenEdgeSets(a: EdgeSet, b: EdgeSet, limit = Infinity): number {
+  for (const [a1, b1] of a.edges) for (const [a2, b2] of b.edges) if (arcsCross(a1, b1, a2, b2)) return 0
   let best = Infinity
   for (const v of a.vertices) {
     const [lon, lat] = toLonLat(v)
@@ -202,39 +165,59 @@ export function distanceBetweenEdgeSets(a: EdgeSet, b: EdgeSet, limit = Infinity
 export type BBox = [number, number, number, number]
 
 /**
- * A lon/lat box that surely holds every point within `metres` of the geometry whose planar box is `bbox`
- * and whose edges are `set`: it takes the poleward bulge of great-circle edges into account, adds the
- * distance in degrees with the shortest degree length, and widens longitude by the latitude's cosine
- * (to the full circle near the poles).
+ * How far (degrees of latitude) the great-circle edges of a geometry reach beyond the latitudes of their
+ * ends — the poleward bulge its planar box misses; 0 for points.
  */
-export function expandedBBox(bbox: BBox, set: EdgeSet, metres: number): BBox {
-  const [minX, , maxX] = bbox
-  let [, minY, , maxY] = bbox
-  for (const [a, b] of set.edges) {
+export function arcBulge(geometry: Geometry | null): number {
+  let bulge = 0
+  for (const [a, b] of edgeSet(geometry).edges) {
     const normal = normalize(cross(a, b))
     if (!normal) continue
+    const ends = [toLonLat(a)[1], toLonLat(b)[1]]
     for (const pole of [1, -1]) {
-      // The point of the great circle farthest toward this pole.
+      // The point of the great circle farthest toward this pole, when it lies on the arc.
       const top = normalize([
         -normal[2] * normal[0] * pole,
         -normal[2] * normal[1] * pole,
         (1 - normal[2] * normal[2]) * pole,
       ])
-      if (!top) continue
-      if (dot(cross(a, top), normal) >= 0 && dot(cross(top, b), normal) >= 0) {
-        const lat = toLonLat(top)[1]
-        minY = Math.min(minY, lat)
-        maxY = Math.max(maxY, lat)
-      }
+      if (!top || !(dot(cross(a, top), normal) >= 0 && dot(cross(top, b), normal) >= 0)) continue
+      const lat = toLonLat(top)[1]
+      bulge = Math.max(bulge, pole > 0 ? lat - Math.max(...ends) : Math.min(...ends) - lat)
     }
   }
-  const dLat = (metres / MIN_METRES_PER_DEGREE) * 1.01 + 1e-9
-  const south = minY - dLat
-  const north = maxY + dLat
-  const maxAbsLat = Math.max(Math.abs(south), Math.abs(north))
-  if (maxAbsLat >= 89.5) return [-180, Math.max(-90, south), 180, Math.min(90, north)]
-  const dLon = dLat / Math.cos(maxAbsLat * DEG)
-  return [Math.max(-180, minX - dLon), Math.max(-90, south), Math.min(180, maxX + dLon), Math.min(90, north)]
+  return bulge
+}
+
+/**
+ * Lon/lat boxes that surely hold every point within `metres` of the parts whose boxes are given (parts of a
+ * geometry whose edges are within `slack` metres of its great-circle edges, e.g. its geography proxy): each
+ * box widened by the distance in degrees at the shortest degree length — longitude by the latitude's
+ * cosine, to the full circle near the poles — and a box reaching past ±180° continued on the other side.
+ */
+export function searchBoxes(parts: readonly BBox[], metres: number, slack = 0): BBox[] {
+  const dLat = ((metres + slack) / MIN_METRES_PER_DEGREE) * 1.01 + 1e-9
+  const out: BBox[] = []
+  for (const [minX, minY, maxX, maxY] of parts) {
+    const south = Math.max(-90, minY - dLat)
+    const north = Math.min(90, maxY + dLat)
+    const maxAbsLat = Math.max(Math.abs(south), Math.abs(north))
+    if (maxAbsLat >= 89.5) {
+      out.push([-180, south, 180, north])
+      continue
+    }
+    const dLon = dLat / Math.cos(maxAbsLat * DEG)
+    const west = minX - dLon
+    const east = maxX + dLon
+    if (east - west >= 360) {
+      out.push([-180, south, 180, north])
+      continue
+    }
+    out.push([Math.max(-180, west), south, Math.min(180, east), north])
+    if (west < -180) out.push([west + 360, south, 180, north])
+    if (east > 180) out.push([-180, south, east - 360, north])
+  }
+  return out
 }
 
 const E2 = WGS84_E2()

@@ -1,3 +1,4 @@
+import { debuglog } from 'node:util'
 import type { Geometry, Position } from 'geojson'
 import initGeosJs from 'geos-wasm'
 import { geojsonToGeosGeom } from 'geos-wasm/helpers'
@@ -11,8 +12,25 @@ let instance: Promise<Geos> | undefined
 
 let loaded: Geos | undefined
 
+/** The debug log of the engine: shown with `NODE_DEBUG=geos` (Node's debug log), silent otherwise. */
+const debugLog = debuglog('geos')
+
+/** Where GEOS's notices go (e.g. "Self-intersection at or near point 2 2", printed by every validity check). */
+let noticeSink: (message: string) => void = (message) => debugLog('notice: %s', message)
+
+/** Send GEOS's notices to `sink` (tests); returns a function that puts the previous sink back. */
+export function onGeosNotice(sink: (message: string) => void): () => void {
+  const previous = noticeSink
+  noticeSink = sink
+  return () => {
+    noticeSink = previous
+  }
+}
+
 export function loadGeos(): Promise<Geos> {
-  instance ??= initGeosJs().then((geos) => (loaded = geos))
+  // Notices go to the debug log rather than geos-wasm's default, the console: an invalid drawing is
+  // answered with its reason; the notice repeats it as noise on the service's output.
+  instance ??= initGeosJs({ noticeHandler: (message) => noticeSink(message) }).then((geos) => (loaded = geos))
   return instance
 }
 

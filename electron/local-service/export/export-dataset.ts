@@ -1,3 +1,5 @@
+import { csvLine } from '../../../shared/csv'
+import { featureCollectionText } from '../../../shared/geojson'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
 import { destroy, loadGeos, toGeos, toWkt } from '../engine/geos'
 import { writeFlatGeobuf } from '../workspace/fgb'
@@ -7,17 +9,10 @@ import type { Workspace } from '../workspace/workspace'
 export const EXPORT_FORMATS = ['geojson', 'csv', 'fgb', 'gpkg'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
-function csvField(value: unknown): string {
-  const text =
-    value === null || value === undefined
-      ? ''
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-/** Write a dataset to a file (atomically) as GeoJSON, CSV with a WKT column, FlatGeobuf or GeoPackage. */
+/**
+ * Write a dataset to a file (atomically) as RFC 7946 GeoJSON (rings rewound), CSV with a WKT column (formula-like text cells
+ * neutralised), FlatGeobuf or GeoPackage (with the R-tree spatial index).
+ */
 export async function exportDataset(
   workspace: Workspace,
   name: string,
@@ -28,16 +23,12 @@ export async function exportDataset(
   let data: string | Uint8Array
   switch (format) {
     case 'geojson':
-      data = JSON.stringify({
-        type: 'FeatureCollection',
-        name: manifest.name,
-        features: features.map((f) => ({ type: 'Feature', properties: f.properties, geometry: f.geometry })),
-      })
+      data = featureCollectionText(features, { name: manifest.name })
       break
     case 'csv': {
       const geos = await loadGeos()
       const header = ['wkt', ...manifest.fields.map((f) => f.name)]
-      const lines = [header.map(csvField).join(',')]
+      const lines = [csvLine(header)]
       for (const f of features) {
         let wkt = ''
         if (f.geometry) {
@@ -45,9 +36,9 @@ export async function exportDataset(
           wkt = toWkt(geos, ptr)
           destroy(geos, ptr)
         }
-        lines.push([wkt, ...manifest.fields.map((field) => f.properties[field.name])].map(csvField).join(','))
+        lines.push(csvLine([wkt, ...manifest.fields.map((field) => f.properties[field.name])]))
       }
-      data = lines.join('\r\n') + '\r\n'
+      data = lines.join('')
       break
     }
     case 'fgb':

@@ -8,6 +8,7 @@ import { loadGeos, type Geos } from '../engine/geos'
 import { GEOMETRY_TYPES } from '../../contract/gis/geojson'
 import { FlatGeobufError, readFlatGeobuf } from '../workspace/fgb'
 import { readGeoPackage } from '../workspace/gpkg'
+import { CsvError, parseCsv } from '../../../shared/csv'
 import { epsgFromName, ImportError, reprojectorFor, type Reprojector } from './crs'
 import type { Candidate } from './validate'
 
@@ -120,39 +121,14 @@ function readNdjson(bytes: Uint8Array): Candidate[] {
   return out
 }
 
-/** RFC 4180 CSV: quoted fields with doubled quotes, comma separator, CRLF or LF rows. */
-export function parseCsv(input: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < input.length; i++) {
-    const c = input[i]
-    if (quoted) {
-      if (c === '"') {
-        if (input[i + 1] === '"') {
-          field += '"'
-          i++
-        } else quoted = false
-      } else field += c
-    } else if (c === '"' && field === '') quoted = true
-    else if (c === ',') {
-      row.push(field)
-      field = ''
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && input[i + 1] === '\n') i++
-      row.push(field)
-      rows.push(row)
-      row = []
-      field = ''
-    } else field += c
+/** RFC 4180 CSV (the shared reader), its failure as an import error. */
+function readCsvRows(input: string): string[][] {
+  try {
+    return parseCsv(input)
+  } catch (error) {
+    if (error instanceof CsvError) throw new ImportError(error.message)
+    throw error
   }
-  if (quoted) throw new ImportError('the CSV ends inside a quoted field (truncated file?)')
-  if (field !== '' || row.length > 0) {
-    row.push(field)
-    rows.push(row)
-  }
-  return rows.filter((r) => !(r.length === 1 && r[0] === ''))
 }
 
 const LON_NAMES = ['lon', 'lng', 'long', 'longitude', 'x']
@@ -191,7 +167,7 @@ function typed(value: string): unknown {
 }
 
 async function readCsv(bytes: Uint8Array): Promise<Candidate[]> {
-  const rows = parseCsv(text(bytes).replace(/^\uFEFF/, ''))
+  const rows = readCsvRows(text(bytes))
   const header = rows.shift()
   if (!header) throw new ImportError('the CSV is empty')
   const lower = header.map((h) => h.trim().toLowerCase())

@@ -1,4 +1,5 @@
-import { bbox, rewind } from '@turf/turf'
+import { bbox } from '@turf/turf'
+import { rewindGeometry } from '../../../shared/geojson'
 import type { Feature, FeatureCollection, Geometry, Polygon, Position } from 'geojson'
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
@@ -51,7 +52,7 @@ function newId(): string {
 
 /** Polygons wound as RFC 7946 asks (exterior counter-clockwise, holes clockwise). */
 function normalise(geometry: Geometry): Geometry {
-  if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') return rewind(geometry) as Geometry
+  if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') return rewindGeometry(geometry)
   return geometry
 }
 

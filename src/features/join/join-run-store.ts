@@ -5,7 +5,9 @@ import { geo, geoEvents } from '../../bridge'
 import type { DrawnCollection } from './drawn-shapes'
 import type { JoinParamsInput } from './join-form-store'
 
-export type RunPhase = 'queued' | 'sending' | 'waiting' | 'receiving' | 'done' | 'cancelled' | 'failed'
+/** `unknown`: a saving run was cancelled (or its answer lost) after it was sent, and the dataset list did not say. */
+export type RunPhase =
+  'queued' | 'sending' | 'waiting' | 'receiving' | 'done' | 'cancelled' | 'unknown' | 'failed'
 
 /** What was sent, so a result can be saved (re-run with saveAsNewDataset) or a failure retried. */
 export interface JoinRequestInput {
@@ -42,6 +44,8 @@ export const useJoinRunStore = defineStore('join-run', () => {
   const error = ref<GeoError | null>(null)
   const lastRequest = ref<JoinRequestInput | null>(null)
   const cancelled = ref(false)
+  /** The last run's answer, when it succeeded. */
+  const lastResult = ref<JoinRun | null>(null)
   const running = computed(() => runId.value !== null)
   let timer: ReturnType<typeof setInterval> | null = null
   let stopProgress: (() => void) | null = null
@@ -72,6 +76,7 @@ export const useJoinRunStore = defineStore('join-run', () => {
     phase.value = 'queued'
     error.value = null
     cancelled.value = false
+    lastResult.value = null
     bytes.value = null
     lastRequest.value = plainCopy(request)
     startedAt.value = Date.now()
@@ -94,11 +99,19 @@ export const useJoinRunStore = defineStore('join-run', () => {
       })
       if (result.ok) {
         phase.value = 'done'
+        lastResult.value = { ...result.value, rows: [] }
         finishedListeners.forEach((l) => l({ request, result: result.value }))
         return result.value
       }
-      phase.value = cancelled.value ? 'cancelled' : 'failed'
-      if (!cancelled.value) error.value = result.error
+      // A run that saves nothing and was cancelled has a known outcome: nothing happened. A saving run's
+      // outcome after a cancel is what the core's check of the dataset list said: shown, never hidden.
+      const saves = request.params['saveAsNewDataset'] === true
+      if (cancelled.value && !saves) {
+        phase.value = 'cancelled'
+        return null
+      }
+      phase.value = result.error.failureClass === 'unknown-outcome' ? 'unknown' : 'failed'
+      error.value = result.error
       return null
     } finally {
       elapsedMs.value = Math.max(elapsedMs.value, Date.now() - startedAt.value)
@@ -131,6 +144,7 @@ export const useJoinRunStore = defineStore('join-run', () => {
     error,
     lastRequest,
     cancelled,
+    lastResult,
     running,
     run,
     cancel,

@@ -32,6 +32,11 @@ export interface MapLayerOptions {
   }
   /** What the layer can do beyond data: values for classifying, remove, its table. */
   binding?: LayerBinding
+  /**
+   * Which of `layers` draw now (reactive), when they take turns — e.g. a canvas layer for a few features
+   * and a WebGL one for many; the others stay hidden. All of them by default.
+   */
+  active?: () => readonly BaseLayer[]
 }
 
 /**
@@ -125,10 +130,11 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     const index = store.entries.indexOf(e)
     const z = LAYER_Z_BASE + (store.entries.length - index) * Z_STEP
     const heat = e.style?.symbol.kind === 'heatmap'
+    const active = options.active?.() ?? options.layers
     for (const layer of options.layers) {
       if (!e.pinned) layer.setZIndex(z)
       layer.setOpacity(e.opacity)
-      layer.setVisible(e.visible && !(heat && layer === options.styled?.layer))
+      layer.setVisible(e.visible && !(heat && layer === options.styled?.layer) && active.includes(layer))
     }
     if (heatmap) {
       heatmap.setZIndex(z)
@@ -152,7 +158,7 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     { immediate: true },
   )
   watch(
-    () => [entry.value, store.entries.length] as const,
+    () => [entry.value, store.entries.length, options.active?.()] as const,
     () => applyPresentation(entry.value),
   )
 

@@ -1,6 +1,6 @@
 import type { Geometry } from 'geojson'
-import { csvLine } from '../../geo/csv'
-import { rewindGeometry } from '../../geo/rfc7946'
+import { csvLine } from '../../../shared/csv'
+import { COLLECTION_TAIL, collectionHead, featureCollectionText, featureText } from '../../../shared/geojson'
 import { toWkt } from '../../geo/wkt'
 import type { ResultColumn } from './results-columns'
 
@@ -25,26 +25,28 @@ const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
  */
 export async function geoJsonParts(table: ExportTable, progress?: Progress): Promise<string[]> {
   const props = table.columns.filter((c) => c.key !== table.geometryKey)
-  const parts: string[] = ['{"type":"FeatureCollection","features":[']
+  const parts: string[] = [collectionHead()]
   const total = table.rows.length
   for (let start = 0; start < total; start += CHUNK_ROWS) {
     const chunk: string[] = []
     for (const row of table.rows.slice(start, start + CHUNK_ROWS)) {
       const properties: Record<string, string> = {}
       for (const c of props) properties[c.label] = row[c.key] ?? ''
-      const geometry = rewindGeometry(table.geometryOf(row))
-      chunk.push(JSON.stringify({ type: 'Feature', geometry, properties }))
+      chunk.push(featureText(table.geometryOf(row), properties))
     }
     parts.push((start > 0 ? ',' : '') + chunk.join(','))
     progress?.(Math.min(total, start + CHUNK_ROWS), total)
     if (start + CHUNK_ROWS < total) await pause()
   }
-  parts.push(']}\n')
+  parts.push(COLLECTION_TAIL)
   if (total === 0) progress?.(0, 0)
   return parts
 }
 
-/** CSV with the geometry as WKT in a first column `wkt`, then the table's columns by their names. */
+/**
+ * CSV with the geometry as WKT in a first column `wkt`, then the table's columns by their names; formula-like
+ * cells neutralised (the shared writer).
+ */
 export async function csvParts(table: ExportTable, progress?: Progress): Promise<string[]> {
   const props = table.columns.filter((c) => c.key !== table.geometryKey)
   const parts: string[] = [csvLine(['wkt', ...props.map((c) => c.label)])]
@@ -69,11 +71,11 @@ export function drawingsGeoJson(collection: {
     geometry: unknown
   }>
 }): string {
-  const features = collection.features.map((f) => ({
-    type: 'Feature',
-    ...(f.id !== undefined ? { id: f.id } : {}),
-    geometry: rewindGeometry((f.geometry ?? null) as Geometry | null),
-    properties: f.properties ?? {},
-  }))
-  return JSON.stringify({ type: 'FeatureCollection', features }) + '\n'
+  return featureCollectionText(
+    collection.features.map((f) => ({
+      id: f.id,
+      geometry: (f.geometry ?? null) as Geometry | null,
+      properties: f.properties ?? {},
+    })),
+  )
 }

@@ -12,7 +12,8 @@ export interface ResultColumn {
  */
 export function resultColumns(run: Pick<JoinRun, 'rows' | 'columns'>): ResultColumn[] {
   const keys = new Set<string>()
-  for (const row of run.rows.slice(0, 1000)) for (const key of Object.keys(row)) keys.add(key)
+  for (const row of run.rows.slice(0, 1000))
+    for (const key of Object.keys(row)) if (key !== '__i') keys.add(key)
   const propNumber = (k: string) => Number(/^prop(\d+)$/.exec(k)?.[1] ?? Number.MAX_SAFE_INTEGER)
   const ordered = [...keys].sort((a, b) => propNumber(a) - propNumber(b) || a.localeCompare(b))
   if (run.columns && run.columns.length > 0) {

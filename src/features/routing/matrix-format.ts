@@ -1,3 +1,4 @@
+import { csvText } from '../../../shared/csv'
 import {
   combinationIssues,
   MATRIX_PROFILES,
@@ -73,7 +74,7 @@ export function matrixCsv(
       return [m === null ? '' : (m / 1000).toFixed(3), t === null ? '' : (t / 60).toFixed(1)]
     }),
   ])
-  return [head, ...rows].map((row) => row.join(',')).join('\n') + '\n'
+  return csvText([head, ...rows])
 }
 
 /** The matrix as tab-separated text for the clipboard (pastes into a spreadsheet), km and h:mm. */

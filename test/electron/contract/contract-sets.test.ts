@@ -8,6 +8,7 @@ import {
 } from '../../../electron/contract'
 import { appOperations } from '../../../electron/contract/app/operations'
 import { gisOperations } from '../../../electron/contract/gis/operations'
+import { visionOperations } from '../../../electron/contract/vision/operations'
 import { mapOperations } from '../../../electron/contract/map/operations'
 import { routingOperations } from '../../../electron/contract/routing/operations'
 import { op, unionOf } from '../../../electron/contract/operation'
@@ -98,6 +99,7 @@ describe('the one contract table', () => {
         ...Object.keys(routingOperations),
         ...Object.keys(telematicsOperations),
         ...Object.keys(gisOperations),
+        ...Object.keys(visionOperations),
       ]),
     )
     expect(sorted(Object.keys(CLIENT_CALLS))).toEqual(sorted(INTERFACE_OPERATION_NAMES))

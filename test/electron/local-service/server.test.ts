@@ -60,15 +60,6 @@ describe('auth (§5)', () => {
     // No road network covers these positions (the sample is Gothenburg): no route, not an error.
     expect((JSON.parse(text) as { results: { code: string } }).results.code).toBe('NoRoute')
   })
-
-  it('operations of groups not implemented yet answer 501 with a JSON reason', async () => {
-    const r = await fetch(`${svc.service.urls.aiml_url}/license_plate_blur_pano`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TOKEN}` },
-    })
-    expect(r.status).toBe(501)
-    expect(((await r.json()) as { message: string }).message).toMatch(/not implemented/)
-  })
 })
 
 describe('GET getLayersList (§4.6)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatArea, formatLength, summarizeGeometries } from '../../../src/geo/results-summary'
+import { formatArea, formatLength } from '../../../src/geo/measure'
+import { summarizeGeometries } from '../../../src/geo/results-summary'
 
 describe('summarizeGeometries', () => {
   it('gives the extent and the geodesic area of polygons on WGS84 (1°×1° at the equator ≈ 12,308.8 km²)', () => {

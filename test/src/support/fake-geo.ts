@@ -246,6 +246,15 @@ export function createFakeGeo(): FakeGeo {
     },
     ...fakeRouting(),
     ...fleet.handlers,
+    // the image comes back as sent, with one region listed
+    'vision.blur': ({ fileName, imageBase64 }: { fileName: string; imageBase64: string }) =>
+      ok({
+        contentType: fileName.toLowerCase().endsWith('.png') ? 'image/png' : 'image/jpeg',
+        imageBase64,
+        boxes: [{ x: 1, y: 2, w: 3, h: 4 }],
+      }),
+    'vision.blurFile': ({ inputPath, outputPath }: { inputPath: string; outputPath: string }) =>
+      ok({ inputPath, outputPath, contentType: 'image/jpeg', boxes: null }),
   }
 
   const geo = Object.fromEntries(

@@ -5,19 +5,21 @@ import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../../works
 import { buildIndex } from '../../workspace/workspace'
 import {
   approximateArea,
+  arcBulge,
   distanceBetweenEdgeSets,
   distanceToEdges,
   edgeSet,
-  expandedBBox,
-  geodesicArea,
-  geodesicLength,
+  searchBoxes,
   isEmptyGeometry,
   type BBox,
 } from '../../engine/geodesy'
+import { geodesicArea, geodesicLength } from '../../../../shared/geodesy'
 import { CellGrid, Where } from './cell-grid'
+import { crossesAntimeridian, geographyProxy, needsGeographyProxy } from '../../engine/geography'
 import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from '../../engine/geos'
 import { JsonChunkWriter } from '../../engine/json-chunks'
 import { PairList } from './pair-list'
+import { planJoin, type JoinPlan, type SideStats } from './planner'
 
 /** A set of features the join reads: a dataset, or the user geometry sent in the body. */
 export interface FeatureTable {
@@ -28,12 +30,14 @@ export interface FeatureTable {
 }
 
 /**
- * Feature boxes of a table (minX, minY, maxX, maxY per feature; NaN when no geometry) and what each
- * feature is (a 2D point, whose box is the point itself; another geometry; none), computed once.
+ * Feature boxes of a table (minX, minY, maxX, maxY per feature; NaN when no geometry), what each feature is
+ * (a 2D point, whose box is the point itself; another geometry; none), and what the planner reads: vertex
+ * count, mean box size and extent. Computed once per table.
  */
 interface TableShape {
   boxes: Float64Array
   kinds: Uint8Array
+  stats: Omit<SideStats, 'inOverlap'>
 }
 const isPoint = (g: Geometry | null): g is GeoJSON.Point => g?.type === 'Point' && g.coordinates.length >= 2
 
@@ -41,24 +45,105 @@ const KIND_OTHER = 0
 const KIND_POINT = 1
 const KIND_NONE = 2
 const shapeCache = new WeakMap<FeatureTable, TableShape>()
+
+function vertexCount(geometry: Geometry): number {
+  const count = (c: unknown): number => {
+    if (!Array.isArray(c) || c.length === 0) return 0
+    if (typeof c[0] === 'number') return 1
+    let n = 0
+    for (const child of c) n += count(child)
+    return n
+  }
+  if (geometry.type === 'GeometryCollection')
+    return geometry.geometries.reduce((n, g) => n + vertexCount(g), 0)
+  return count(geometry.coordinates)
+}
+
 function shapeOf(table: FeatureTable): TableShape {
   let shape = shapeCache.get(table)
   if (!shape) {
     const boxes = new Float64Array(table.features.length * 4).fill(NaN)
     const kinds = new Uint8Array(table.features.length)
+    let features = 0
+    let vertices = 0
+    let width = 0
+    let height = 0
+    const extent: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity]
     table.features.forEach((f, i) => {
       const b = geometryBBox(f.geometry)
-      if (b) boxes.set(b, i * 4)
       kinds[i] = !f.geometry ? KIND_NONE : isPoint(f.geometry) ? KIND_POINT : KIND_OTHER
+      if (!b) return
+      boxes.set(b, i * 4)
+      features++
+      vertices += kinds[i] === KIND_POINT ? 1 : vertexCount(f.geometry!)
+      width += b[2] - b[0]
+      height += b[3] - b[1]
+      if (b[0] < extent[0]) extent[0] = b[0]
+      if (b[1] < extent[1]) extent[1] = b[1]
+      if (b[2] > extent[2]) extent[2] = b[2]
+      if (b[3] > extent[3]) extent[3] = b[3]
     })
-    shape = { boxes, kinds }
+    shape = {
+      boxes,
+      kinds,
+      stats: {
+        features,
+        vertices,
+        meanWidth: features ? width / features : 0,
+        meanHeight: features ? height / features : 0,
+        extent: features ? extent : undefined,
+      },
+    }
     shapeCache.set(table, shape)
   }
   return shape
 }
 
 /**
- * GEOS geometries of source features, kept per table across joins (the worker keeps its tables), up to a
+ * What DWithin's searches must add to a table's planar boxes: the largest poleward bulge (degrees) of its
+ * great-circle edges, and the features with an edge across ±180° (their planar box is the wrong side of
+ * the world: they are candidates of every search). Computed once per table.
+ */
+interface TableGeography {
+  bulge: number
+  acrossAntimeridian: number[]
+}
+const geographyCache = new WeakMap<FeatureTable, TableGeography>()
+function tableGeography(table: FeatureTable): TableGeography {
+  let found = geographyCache.get(table)
+  if (!found) {
+    found = { bulge: 0, acrossAntimeridian: [] }
+    const { kinds } = shapeOf(table)
+    for (let i = 0; i < table.features.length; i++) {
+      if (kinds[i] !== KIND_OTHER) continue
+      const geometry = table.features[i]!.geometry
+      found.bulge = Math.max(found.bulge, arcBulge(geometry))
+      if (crossesAntimeridian(geometry)) found.acrossAntimeridian.push(i)
+    }
+    geographyCache.set(table, found)
+  }
+  return found
+}
+
+/** The planner's view of `table` in a join with `other`: its statistics and how many of its features meet the other's extent. */
+function sideStats(table: FeatureTable, other: FeatureTable): SideStats {
+  const { stats } = shapeOf(table)
+  const e = shapeOf(other).stats.extent
+  const own = stats.extent
+  let inOverlap = 0
+  if (e && own) {
+    if (e[0] <= own[0] && e[1] <= own[1] && e[2] >= own[2] && e[3] >= own[3]) inOverlap = stats.features
+    else
+      table.index.search(e[0], e[1], e[2], e[3], () => {
+        inOverlap++
+        return false
+      })
+  }
+  return { ...stats, inOverlap }
+}
+
+/**
+ * GEOS geometries of probed features (the source, or the reference when the source drives), kept per table across joins (the worker keeps its tables), up to a
  * total count so a huge dataset cannot fill the WebAssembly heap; past it they are built per join.
  */
 const geosCache = new WeakMap<FeatureTable, Map<number, GeomPtr>>()
@@ -93,6 +178,8 @@ export interface JoinInput {
   rowCap: number
   /** Repair an invalid user geometry (GEOS MakeValid) instead of refusing it. */
   repairUserGeometry?: boolean
+  /** Drive the join with this side whatever the planner says (tests and measurements only). */
+  drive?: 'ref' | 'source'
 }
 
 export interface JoinOutput {
@@ -255,16 +342,26 @@ function decidedByGrid(op: string, where: Where): boolean | undefined {
   }
 }
 
-/** Build GEOS geometries for the user geometry, refusing (or repairing) invalid ones with GEOS's reason. */
-function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry): GeomPtr {
+/**
+ * Build the GEOS geometry of a driving feature; the user geometry is also checked, and refused (or repaired)
+ * when invalid, with GEOS's reason.
+ */
+function prepareGeometry(
+  geos: Geos,
+  input: JoinInput,
+  table: FeatureTable,
+  i: number,
+  geometry: Geometry,
+  user: boolean,
+): GeomPtr {
   let ptr: GeomPtr
   try {
     ptr = toGeos(geos, geometry)
   } catch (error) {
-    const field = input.refIsUserGeometry ? `body.features.${r}.geometry` : `${input.ref?.name}[${r}]`
+    const field = user ? `body.features.${i}.geometry` : `${table.name}[${i}]`
     throw new JoinInputError(400, `${field}: ${(error as Error).message}`, field)
   }
-  if (!input.refIsUserGeometry) return ptr
+  if (!user) return ptr
   const v = validity(geos, ptr)
   if (!v.valid) {
     if (input.repairUserGeometry) {
@@ -273,7 +370,7 @@ function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry)
       return repaired
     }
     destroy(geos, ptr)
-    const field = `body.features.${r}.geometry`
+    const field = `body.features.${i}.geometry`
     const at = v.location ? ` at ${v.location[0]} ${v.location[1]}` : ''
     throw new JoinInputError(400, `${field} is not a valid geometry: ${v.reason}${at}`, field, {
       reason: v.reason,
@@ -284,7 +381,8 @@ function prepareRef(geos: Geos, input: JoinInput, r: number, geometry: Geometry)
 }
 
 /**
- * A reference geometry made ready for testing: the GEOS geometry, its prepared form (whose edge index GEOS
+ * A driving geometry (a reference, or a source feature when the planner drives with the source) made ready
+ * for testing: the GEOS geometry, its prepared form (whose edge index GEOS
  * builds on first use) and the cell grids built for it, by grid size.
  */
 interface PreparedRef {
@@ -310,17 +408,19 @@ function releasePrepared(geos: Geos, entry: PreparedRef): void {
   destroy(geos, entry.ptr)
 }
 
-function preparedRef(
+function preparedFeature(
   geos: Geos,
   input: JoinInput,
+  table: FeatureTable,
   r: number,
   geometry: Geometry,
+  user: boolean,
 ): { entry: PreparedRef; kept: boolean } {
   const make = (): PreparedRef => {
-    const ptr = prepareRef(geos, input, r, geometry)
+    const ptr = prepareGeometry(geos, input, table, r, geometry, user)
     return { ptr, prepared: geos.GEOSPrepare(ptr), grids: new Map() }
   }
-  if (input.refIsUserGeometry) {
+  if (user) {
     const key = `${input.repairUserGeometry ? 'r' : 'v'}${JSON.stringify(geometry)}`
     let entry = preparedUser.get(key)
     if (entry) {
@@ -338,7 +438,6 @@ function preparedRef(
     }
     return { entry, kept: true }
   }
-  const table = input.ref!
   const kept = preparedByTable.get(table) ?? preparedByTable.set(table, new Map()).get(table)!
   let entry = kept.get(r)
   if (entry) return { entry, kept: true }
@@ -384,6 +483,30 @@ function gridFor(
   return grid
 }
 
+/**
+ * How far (metres) DWithin's planar stand-in of a geography may stray from its great-circle edges: a quarter
+ * of the distance, so that whatever the stand-in gets wrong near the boundary is within the distance anyway
+ * (at least 1 mm, for DWithin 0). Decision 011.
+ */
+/** Longest degree of latitude on WGS84 (at the poles), metres, rounded up. */
+const METRES_PER_DEGREE_MAX = 111_700
+
+export const geographyTolerance = (distance: number) => Math.max(1e-3, distance / 4)
+
+/** The relation with its arguments swapped: op(a, b) = converse(op)(b, a). */
+const CONVERSE: Readonly<Record<string, string>> = { Within: 'Contains', Contains: 'Within' }
+const converse = (op: string): string => CONVERSE[op] ?? op
+
+/** The plan a join between two datasets runs with (the user geometry always drives). */
+export function joinPlan(input: JoinInput): JoinPlan | undefined {
+  if (!input.ref || input.refIsUserGeometry || input.params.queryType === 'basic') return undefined
+  return planJoin(
+    input.params.operator,
+    sideStats(input.source, input.ref),
+    sideStats(input.ref, input.source),
+  )
+}
+
 function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boolean): JoinOutput {
   const { params, source, ref, rowCap } = input
   if (!ref)
@@ -394,65 +517,154 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
     )
   requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
   if (!input.refIsUserGeometry) requireGeometryColumn(params.refProperty, 'refProperty', ref)
+  const bySource = !input.refIsUserGeometry && (input.drive ?? joinPlan(input)?.drive) === 'source'
+  const pairs = bySource
+    ? drivenJoin(geos, input, source, ref, params.operator, filter, true)
+    : drivenJoin(geos, input, ref, source, converse(params.operator), filter, false)
+  const truncated = pairs.length > rowCap
+  if (truncated) pairs.truncate(rowCap)
+  return { pairs, truncated }
+}
+
+/**
+ * The join loop: each feature of `drive`, in order, is prepared and looked up in the R-tree of `probe`; each
+ * candidate is tested with `rel(drive feature, probe feature)` — the operator itself when the source drives,
+ * its converse when the reference does. The answer is always in reference order, then source order: when
+ * the source drives, the pairs are kept best-first within the row cap and sorted at the end.
+ */
+function drivenJoin(
+  geos: Geos,
+  input: JoinInput,
+  drive: FeatureTable,
+  probe: FeatureTable,
+  rel: string,
+  filter: ((s: number) => boolean) | undefined,
+  bySource: boolean,
+): PairList {
+  const { params, rowCap } = input
   const op = params.operator
+  const user = !bySource && input.refIsUserGeometry === true
   const distance = params.distance ?? 0
   const pairs = new PairList()
-  const kept = geosCache.get(source) ?? geosCache.set(source, new Map()).get(source)!
-  const sourceGeos = new Map<number, GeomPtr>()
-  const sourceEdges = new Map<number, ReturnType<typeof edgeSet>>()
-  const { boxes, kinds } = shapeOf(source)
-  const features = source.features
+  const kept = geosCache.get(probe) ?? geosCache.set(probe, new Map()).get(probe)!
+  const probeGeos = new Map<number, GeomPtr>()
+  const probeEdges = new Map<number, ReturnType<typeof edgeSet>>()
+  const { boxes, kinds } = shapeOf(probe)
+  const features = probe.features
+  const nProbe = features.length
+  // What the grid says is about the probed feature against the driving one: op(probe, drive).
+  const gridOp = converse(rel)
+  // When the source drives, rows past the cap are dropped as the join goes: `limit` is the first reference
+  // index that can no longer make it into the answer.
+  let limit = Infinity
+  const add = bySource
+    ? (d: number, p: number): boolean => {
+        if (p >= limit) return false
+        if (pairs.push(d, p) > 2 * rowCap + 1024) {
+          pairs.sortByReference(probe.features.length)
+          pairs.truncate(rowCap + 1)
+          limit = pairs.reference(rowCap)
+        }
+        return false
+      }
+    : (d: number, p: number): boolean => pairs.push(p, d) > rowCap
   const geomOf = (s: number): GeomPtr => {
-    let ptr = kept.get(s) ?? sourceGeos.get(s)
+    let ptr = kept.get(s) ?? probeGeos.get(s)
     if (ptr === undefined) {
       try {
         ptr = toGeos(geos, features[s]!.geometry as Geometry)
       } catch (error) {
-        throw new JoinInputError(400, `feature ${s} of dataset ${source.name}: ${(error as Error).message}`)
+        throw new JoinInputError(400, `feature ${s} of dataset ${probe.name}: ${(error as Error).message}`)
       }
       if (cachedGeometries < MAX_CACHED_GEOMETRIES) {
         kept.set(s, ptr)
         cachedGeometries++
-      } else sourceGeos.set(s, ptr)
+      } else probeGeos.set(s, ptr)
     }
+    return ptr
+  }
+  // DWithin: a probed geometry as a geography (its proxy, when its edges stray from their arcs by more
+  // than the tolerance or cross the antimeridian), built once per join.
+  const dwithin = op === 'DWithin'
+  const tolerance = geographyTolerance(distance)
+  const probeGeography = dwithin ? tableGeography(probe) : undefined
+  const probeBulge = probeGeography?.bulge ?? 0
+  const probeProxies = new Map<number, GeomPtr>()
+  const geographyOf = (s: number): GeomPtr => {
+    const geometry = features[s]!.geometry as Geometry
+    if (!needsGeographyProxy(geometry, tolerance)) return geomOf(s)
+    let ptr = probeProxies.get(s)
+    if (ptr === undefined)
+      probeProxies.set(s, (ptr = toGeos(geos, geographyProxy(geos, geometry, tolerance).geometry)))
     return ptr
   }
   const check = (value: number, s: number): boolean => {
     if (value === 2) {
       throw new JoinInputError(
         400,
-        `GEOS could not evaluate ${op} for feature ${s} of ${source.name}; the geometry may be invalid`,
+        `GEOS could not evaluate ${op} for feature ${s} of ${probe.name}; the geometry may be invalid`,
       )
     }
     return value === 1
   }
-  // Operators for which a vertex strictly inside the reference settles the answer.
+  // Operators for which a vertex strictly inside the driving geometry settles the answer.
   const vertexDecides = op === 'Intersects' || op === 'Disjoint' || op === 'DWithin'
-  const nSource = features.length
+  const everything = op === 'Disjoint' ? Int32Array.from({ length: nProbe }, (_, i) => i) : undefined
+  const probeFilter = bySource ? undefined : filter
   try {
-    for (let r = 0; r < ref.features.length; r++) {
-      const refGeometry = ref.features[r]!.geometry
-      const refBox = geometryBBox(refGeometry)
-      if (!refGeometry || !refBox) continue
-      const { entry, kept: refKept } = preparedRef(geos, input, r, refGeometry)
-      const refPtr = entry.ptr
-      const prepared = entry.prepared
+    outer: for (let d = 0; d < drive.features.length; d++) {
+      if (bySource && filter && !filter(d)) continue
+      const driveGeometry = drive.features[d]!.geometry
+      const driveBox = geometryBBox(driveGeometry)
+      if (!driveGeometry || !driveBox) {
+        // No geometry is disjoint from everything (as an empty geometry in PostGIS) and in no other relation.
+        if (op === 'Disjoint')
+          for (let c = 0; c < nProbe; c++) {
+            if (probeFilter && !probeFilter(c)) continue
+            if (add(d, c)) break outer
+          }
+        continue
+      }
+      const { entry, kept: driveKept } = preparedFeature(geos, input, drive, d, driveGeometry, user)
+      const drivePtr = entry.ptr
+      // DWithin reads the driving geometry as a geography: its proxy (long edges on their arcs, cut at the
+      // antimeridian) answers containment, the true arcs the distance.
+      const proxy = dwithin ? geographyProxy(geos, driveGeometry, tolerance) : undefined
+      const proxyPtr = proxy?.changed ? toGeos(geos, proxy.geometry) : undefined
+      const prepared = proxyPtr !== undefined ? geos.GEOSPrepare(proxyPtr) : entry.prepared
       try {
-        const refEdges = op === 'DWithin' ? edgeSet(refGeometry) : undefined
-        const box: BBox = refEdges ? expandedBBox(refBox, refEdges, distance) : refBox
-        // Candidates in source order (a typed array sorts numerically without a comparator call).
+        const driveEdges = dwithin ? edgeSet(driveGeometry) : undefined
+        // The probed features' boxes are planar: widen the search by how far their arcs bulge past them.
+        const areas: BBox[] = proxy
+          ? searchBoxes(proxy.parts, distance, tolerance + probeBulge * METRES_PER_DEGREE_MAX)
+          : [driveBox]
+        const search = (b: BBox) =>
+          limit === Infinity
+            ? probe.index.search(b[0], b[1], b[2], b[3])
+            : probe.index.search(b[0], b[1], b[2], b[3], (i) => i < limit)
+        // Candidates in probe order (a typed array sorts numerically without a comparator call).
         const candidates =
-          op === 'Disjoint'
-            ? Int32Array.from({ length: nSource }, (_, i) => i)
-            : Int32Array.from(source.index.search(box[0], box[1], box[2], box[3])).sort()
-        const grid = op === 'Equals' ? undefined : gridFor(entry, refGeometry, refBox, candidates.length)
+          everything ??
+          (areas.length === 1 && !probeGeography?.acrossAntimeridian.length
+            ? Int32Array.from(search(areas[0]!)).sort()
+            : Int32Array.from(
+                new Set([
+                  ...areas.flatMap(search),
+                  ...(probeGeography?.acrossAntimeridian.filter((i) => i < limit) ?? []),
+                ]),
+              ).sort())
+        const grid =
+          op === 'Equals'
+            ? undefined
+            : proxy?.changed
+              ? CellGrid.build(proxy.geometry, geometryBBox(proxy.geometry)!, candidates.length)
+              : gridFor(entry, driveGeometry, driveBox, candidates.length)
         for (let c = 0; c < candidates.length; c++) {
           const s = candidates[c]!
-          if (filter && !filter(s)) continue
+          if (probeFilter && !probeFilter(s)) continue
           const kind = kinds[s]
           if (kind === KIND_NONE) {
-            // An empty geometry is disjoint from everything and in no other relation (as in PostGIS).
-            if (op === 'Disjoint' && pairs.push(s, r) > rowCap) break
+            if (op === 'Disjoint' && add(d, s)) break outer
             continue
           }
           let hit: boolean | undefined
@@ -464,13 +676,13 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
             const where = point
               ? grid.point(px, py)
               : grid.box(boxes[s * 4]!, boxes[s * 4 + 1]!, boxes[s * 4 + 2]!, boxes[s * 4 + 3]!)
-            if (where !== Where.Unknown) hit = decidedByGrid(op, where)
-            // A vertex strictly inside the reference: the interiors meet.
+            if (where !== Where.Unknown) hit = decidedByGrid(gridOp, where)
+            // A vertex strictly inside the driving geometry: the interiors meet.
             else if (vertexDecides && !point && grid.someVertexInterior(features[s]!.geometry!))
-              hit = decidedByGrid(op, Where.Interior)
+              hit = decidedByGrid(gridOp, Where.Interior)
           }
           if (hit === undefined)
-            switch (op) {
+            switch (rel) {
               case 'Intersects':
                 hit = point
                   ? check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s)
@@ -478,10 +690,10 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
                 break
               case 'Disjoint': {
                 const outside =
-                  boxes[s * 4]! > refBox[2] ||
-                  boxes[s * 4 + 2]! < refBox[0] ||
-                  boxes[s * 4 + 1]! > refBox[3] ||
-                  boxes[s * 4 + 3]! < refBox[1]
+                  boxes[s * 4]! > driveBox[2] ||
+                  boxes[s * 4 + 2]! < driveBox[0] ||
+                  boxes[s * 4 + 1]! > driveBox[3] ||
+                  boxes[s * 4 + 3]! < driveBox[1]
                 hit = outside
                   ? true
                   : point
@@ -489,12 +701,12 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
                     : check(geos.GEOSPreparedDisjoint(prepared, geomOf(s)), s)
                 break
               }
-              case 'Within':
+              case 'Contains':
                 hit = point
                   ? check(geos.GEOSPreparedContainsXY(prepared, px, py), s)
                   : check(geos.GEOSPreparedContains(prepared, geomOf(s)), s)
                 break
-              case 'Contains':
+              case 'Within':
                 hit = check(geos.GEOSPreparedWithin(prepared, geomOf(s)), s)
                 break
               case 'Overlaps':
@@ -507,38 +719,41 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
                 hit = check(geos.GEOSPreparedCrosses(prepared, geomOf(s)), s)
                 break
               case 'Equals':
-                hit = check(geos.GEOSEquals(geomOf(s), refPtr), s)
+                hit = check(geos.GEOSEquals(geomOf(s), drivePtr), s)
                 break
               case 'DWithin': {
                 if (point) {
                   hit =
                     check(geos.GEOSPreparedIntersectsXY(prepared, px, py), s) ||
-                    distanceToEdges(px, py, refEdges!, distance) <= distance
-                } else if (check(geos.GEOSPreparedIntersects(prepared, geomOf(s)), s)) {
+                    distanceToEdges(px, py, driveEdges!, distance) <= distance
+                } else if (check(geos.GEOSPreparedIntersects(prepared, geographyOf(s)), s)) {
                   hit = true
                 } else {
-                  let edges = sourceEdges.get(s)
-                  if (!edges) sourceEdges.set(s, (edges = edgeSet(features[s]!.geometry)))
-                  hit = distanceBetweenEdgeSets(edges, refEdges!, distance) <= distance
+                  let edges = probeEdges.get(s)
+                  if (!edges) probeEdges.set(s, (edges = edgeSet(features[s]!.geometry)))
+                  hit = distanceBetweenEdgeSets(edges, driveEdges!, distance) <= distance
                 }
                 break
               }
               default:
                 throw new JoinInputError(400, `operator ${op} is not a spatial operator`, 'operator')
             }
-          if (hit && pairs.push(s, r) > rowCap) break
+          if (hit && add(d, s)) break outer
         }
       } finally {
-        if (!refKept) releasePrepared(geos, entry)
+        if (proxyPtr !== undefined) {
+          geos.GEOSPreparedGeom_destroy(prepared)
+          destroy(geos, proxyPtr)
+        }
+        if (!driveKept) releasePrepared(geos, entry)
       }
-      if (pairs.length > rowCap) break
     }
   } finally {
-    for (const ptr of sourceGeos.values()) destroy(geos, ptr)
+    for (const ptr of probeGeos.values()) destroy(geos, ptr)
+    for (const ptr of probeProxies.values()) destroy(geos, ptr)
   }
-  const truncated = pairs.length > rowCap
-  if (truncated) pairs.truncate(rowCap)
-  return { pairs, truncated }
+  if (bySource) pairs.sortByReference(probe.features.length)
+  return pairs
 }
 
 function functionJoin(geos: Geos, input: JoinInput): JoinOutput {
@@ -653,13 +868,23 @@ export function writeResultRows(
       destroy(geos, ptr)
     }
   }
-  const columns = sel.columns.map((c, i) => ({
-    key: utf8.encode(`${i > 0 ? ',' : '{'}"prop${i + 1}":`),
-    fromSource: c.table === 'source',
-    geometry: c.geometry,
-    name: c.name,
-    memo: c.table === 'ref' && ref ? new Array<Uint8Array | undefined>(ref.features.length) : undefined,
-  }))
+  // A table's values are encoded once per join when its features come back in two rows or more on average
+  // (a reference polygon holding thousands of points); otherwise they are written straight.
+  const memoFor = (table: FeatureTable | undefined) =>
+    table && table.features.length * 2 <= pairs.length
+      ? new Array<Uint8Array | undefined>(table.features.length)
+      : undefined
+  const columns = sel.columns.map((c, i) => {
+    const table = c.table === 'source' ? source : ref
+    return {
+      key: utf8.encode(`${i > 0 ? ',' : '{'}"prop${i + 1}":`),
+      fromSource: c.table === 'source',
+      geometry: c.geometry,
+      name: c.name,
+      table,
+      memo: memoFor(table),
+    }
+  })
   const empty = utf8.encode('""')
   const rowEnd = utf8.encode(columns.length > 0 ? '}' : '{}')
   const comma = utf8.encode(',')
@@ -670,24 +895,21 @@ export function writeResultRows(
     const r = pairs.reference(i)
     for (const c of columns) {
       out.bytes(c.key)
-      if (c.fromSource) {
-        const feature = source.features[s]
-        if (!feature) out.bytes(empty)
-        else if (c.geometry) out.string(wkt(feature.geometry))
-        else writeText(out, feature.properties[c.name])
-      } else if (r < 0 || !c.memo) {
+      const at = c.fromSource ? s : r
+      const feature = at >= 0 ? c.table?.features[at] : undefined
+      if (!feature) {
         out.bytes(empty)
-      } else {
-        let value = c.memo[r]
+      } else if (c.memo) {
+        let value = c.memo[at]
         if (!value) {
-          const feature = ref?.features[r]
-          const literal = !feature
-            ? '""'
-            : JSON.stringify(c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name]))
-          value = c.memo[r] = utf8.encode(literal)
+          const literal = JSON.stringify(
+            c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name]),
+          )
+          value = c.memo[at] = utf8.encode(literal)
         }
         out.bytes(value)
-      }
+      } else if (c.geometry) out.string(wkt(feature.geometry))
+      else writeText(out, feature.properties[c.name])
     }
     out.bytes(rowEnd)
   }

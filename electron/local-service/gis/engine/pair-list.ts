@@ -45,6 +45,27 @@ export class PairList {
     return this.ref[i]!
   }
 
+  /**
+   * Sorts the pairs by reference index (0 ≤ r < `references`, -1 first), keeping the order of pairs with the
+   * same reference (a stable counting sort: linear in pairs and references).
+   */
+  sortByReference(references: number): void {
+    const n = this.n
+    const counts = new Int32Array(references + 2)
+    for (let i = 0; i < n; i++) counts[this.ref[i]! + 2]!++
+    for (let r = 1; r < counts.length; r++) counts[r]! += counts[r - 1]!
+    const src = new Int32Array(Math.max(16, this.src.length))
+    const ref = new Int32Array(Math.max(16, this.ref.length))
+    for (let i = 0; i < n; i++) {
+      const r = this.ref[i]!
+      const at = counts[r + 1]!++
+      src[at] = this.src[i]!
+      ref[at] = r
+    }
+    this.src = src
+    this.ref = ref
+  }
+
   /** Keeps the first `n` pairs. */
   truncate(n: number): void {
     if (n < this.n) this.n = n

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FakeProvider } from '../../../support/fake-provider'
+import { reconcileSavedDataset } from '../../../../electron/contract/gis/join-params'
 import { clientFor, TOKEN } from './helpers'
 
 let fake: FakeProvider
@@ -72,18 +73,21 @@ describe('gis client', () => {
     expect(fake.to(JOIN)).toHaveLength(2)
   })
 
-  it('a saving join is not replayed after a reset: it reconciles by listing datasets', async () => {
-    fake.on(JOIN, { reset: true })
-    fake.on(LAYERS, {
+  it('a saving join is not replayed after a reset: it compares the dataset lists before and after', async () => {
+    const list = (...names: string[]) => ({
       status: 200,
-      json: { code: '200', success: 'true', data: [{ layername: 'wards' }, { layername: 'near_parks' }] },
+      json: { code: '200', success: 'true', data: names.map((layername) => ({ layername })) },
     })
+    fake.on(JOIN, { reset: true })
+    fake.on(LAYERS, list('wards'), list('wards', 'near_parks'))
     const { client } = clientFor(fake)
     const r = await client.gis.join({ ...spatial, saveAsNewDataset: true, newDatasetNme: 'near_parks' })
     expect(fake.to(JOIN)).toHaveLength(1)
-    expect(fake.to(LAYERS)).toHaveLength(1)
+    expect(fake.to(LAYERS)).toHaveLength(2)
     expect(r).toMatchObject({ ok: true, value: { reconciled: 'found' } })
 
+    // Not listed afterwards: the outcome stays unknown.
+    fake.on(JOIN, { reset: true })
     fake.on(LAYERS, { status: 200, json: { data: { layername: 'wards' } } })
     const again = await client.gis.join({ ...spatial, saveAsNewDataset: true, newDatasetNme: 'other_name' })
     expect(fake.to(JOIN)).toHaveLength(2)
@@ -94,16 +98,60 @@ describe('gis client', () => {
     expect(again.ok ? '' : again.error.message).toMatch(/other_name is not in the dataset list/)
   })
 
-  it('a 409 is reported as a conflict and never turned into a new write', async () => {
-    fake.on(JOIN, { status: 409, json: { message: 'dataset exists' } })
+  it('a dataset that was listed before the run (letter case aside) is not "found": the run saved nothing', async () => {
+    fake.on(JOIN, { reset: true })
+    fake.on(LAYERS, { status: 200, json: { data: [{ layername: 'Near_Parks' }] } })
     const r = await clientFor(fake).client.gis.join({
       ...spatial,
       saveAsNewDataset: true,
       newDatasetNme: 'near_parks',
     })
     expect(fake.to(JOIN)).toHaveLength(1)
-    expect(fake.to(LAYERS)).toHaveLength(0)
+    expect(r.ok ? null : r.error).toMatchObject({ failureClass: 'conflict', field: 'newDatasetNme' })
+    expect(r.ok ? '' : r.error.message).toMatch(/Near_Parks was already in the dataset list before this run/)
+  })
+
+  it('reconciles by the service’s name rule: letter case aside', () => {
+    expect(reconcileSavedDataset('near_parks', ['wards'], ['wards', 'NEAR_parks'])).toEqual({
+      kind: 'found',
+      listed: 'NEAR_parks',
+    })
+    expect(reconcileSavedDataset('near_parks', ['near_PARKS'], ['near_PARKS'])).toEqual({
+      kind: 'existed',
+      listed: 'near_PARKS',
+    })
+    expect(reconcileSavedDataset('near_parks', ['wards'], ['wards'])).toEqual({ kind: 'absent' })
+    expect(reconcileSavedDataset('near_parks', ['wards'], undefined)).toEqual({ kind: 'unread' })
+    // Without the list before, a listed name counts as found.
+    expect(reconcileSavedDataset('near_parks', undefined, ['near_parks'])).toMatchObject({ kind: 'found' })
+  })
+
+  it('a 409 is reported as a conflict and never turned into a new write', async () => {
+    fake.on(JOIN, { status: 409, json: { message: 'dataset exists' } })
+    fake.on(LAYERS, { status: 200, json: { data: [] } })
+    const r = await clientFor(fake).client.gis.join({
+      ...spatial,
+      saveAsNewDataset: true,
+      newDatasetNme: 'near_parks',
+    })
+    expect(fake.to(JOIN)).toHaveLength(1)
+    // The list read before sending, never a second one to turn the conflict into something else.
+    expect(fake.to(LAYERS)).toHaveLength(1)
     expect(r.ok ? null : r.error).toMatchObject({ failureClass: 'conflict', status: 409 })
+  })
+
+  it('reads a join answer’s rows without a schema per row, and refuses rows that are not objects', async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ prop1: String(i), prop2: i }))
+    fake.on(JOIN, { status: 200, json: { code: 200, rowCount: 5000, result: rows } })
+    const { client } = clientFor(fake)
+    const r = await client.gis.join(spatial)
+    expect(r.ok && r.value.response.result).toHaveLength(5000)
+    expect(r.ok && r.value.response.code).toBe('200')
+    expect(r.ok && r.value.response.result[4999]).toEqual({ prop1: '4999', prop2: 4999 })
+    fake.on(JOIN, { status: 200, json: { code: '200', result: [{ prop1: 'a' }, 'b'] } })
+    const bad = await client.gis.join(spatial)
+    expect(bad.ok ? null : bad.error).toMatchObject({ failureClass: 'unclassified' })
+    expect(bad.ok ? '' : bad.error.message).toMatch(/result\.1: result rows must be objects/)
   })
 
   it('join: 422 and 404 keep their meaning', async () => {

@@ -51,4 +51,22 @@ describe('vision client', () => {
     const r = await clientFor(fake).client.vision.blurPlates({ fileName: 'p.jpeg', bytes: JPEG })
     expect(r.ok ? '' : r.error.message).toMatch(/vision\.blurPlates: .*without an image.*quota/)
   })
+
+  it('passes on the blurred boxes when the service lists them, and does without them otherwise', async () => {
+    const boxes = [{ x: 10, y: 20, w: 30, h: 12 }]
+    fake.on('/aiml/license_plate_blur_pano', {
+      status: 200,
+      body: JPEG,
+      headers: { 'content-type': 'image/jpeg', 'x-blurred-boxes': JSON.stringify(boxes) },
+    })
+    const listed = await clientFor(fake).client.vision.blurPlates({ fileName: 'p.jpg', bytes: JPEG })
+    expect(listed.ok && listed.value.boxes).toEqual(boxes)
+    fake.on('/aiml/license_plate_blur_pano', {
+      status: 200,
+      body: JPEG,
+      headers: { 'content-type': 'image/jpeg', 'x-blurred-boxes': '[{"x":"a"}]' },
+    })
+    const garbled = await clientFor(fake).client.vision.blurPlates({ fileName: 'p.jpg', bytes: JPEG })
+    expect(garbled.ok && garbled.value.boxes).toBeUndefined()
+  })
 })

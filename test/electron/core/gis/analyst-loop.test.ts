@@ -249,6 +249,34 @@ function denseCircle(vertices: number) {
   }
 }
 
+/** DWithin 2,000 km of a 20,000-vertex circle over 200,000 points: long enough to cancel. */
+const longJoin = {
+  queryType: 'spatialOperation',
+  datasetSource: 'many_points',
+  operator: 'DWithin',
+  distance: 2_000_000,
+  sourceProperty: 'geom',
+  userGeom: true,
+}
+
+/** Run a long join and cancel it once it has been waiting for a while (at least one heartbeat). */
+async function runAndCancel(runId: string, params: Record<string, unknown>) {
+  const phases: Array<{ phase: string; elapsedMs: number }> = []
+  let cancelled: Promise<unknown> | undefined
+  const off = core.events.subscribe((name, payload) => {
+    const p = payload as { runId: string; phase: string; elapsedMs: number }
+    if (name !== 'job.progress' || p.runId !== runId) return
+    phases.push(p)
+    if (p.phase === 'waiting' && p.elapsedMs >= 400) cancelled ??= core.call('gis.cancelJoin', { runId })
+  })
+  try {
+    const failure = await error('gis.join', { runId, params, body: denseCircle(20_000) })
+    return { failure, phases, cancelled: await cancelled }
+  } finally {
+    off()
+  }
+}
+
 describe('importing and cancelling', () => {
   it('imports a 200,000-point file and lists it; a second import under the same name is a conflict', async () => {
     events.length = 0
@@ -287,31 +315,8 @@ describe('importing and cancelling', () => {
   }, 60_000)
 
   it('cancels a long join mid-run: the run ends cancelled, is recorded, and the service keeps answering', async () => {
-    const phases: Array<{ phase: string; elapsedMs: number }> = []
-    let cancelled: Promise<unknown> | undefined
-    const off = core.events.subscribe((name, payload) => {
-      const p = payload as { runId: string; phase: string; elapsedMs: number }
-      if (name !== 'job.progress' || p.runId !== 'long-1') return
-      phases.push(p)
-      // Cancel once the join has been waiting for a while (at least one heartbeat).
-      if (p.phase === 'waiting' && p.elapsedMs >= 400 && !cancelled) {
-        cancelled = core.call('gis.cancelJoin', { runId: 'long-1' })
-      }
-    })
-    const failure = await error('gis.join', {
-      runId: 'long-1',
-      params: {
-        queryType: 'spatialOperation',
-        datasetSource: 'many_points',
-        operator: 'DWithin',
-        distance: 2_000_000,
-        sourceProperty: 'geom',
-        userGeom: true,
-      },
-      body: denseCircle(20_000),
-    })
-    off()
-    expect(await cancelled).toEqual({ ok: true, value: { cancelled: true } })
+    const { failure, phases, cancelled } = await runAndCancel('long-1', longJoin)
+    expect(cancelled).toEqual({ ok: true, value: { cancelled: true } })
     expect(failure).toMatchObject({ failureClass: 'timeout-network', code: 'cancelled' })
     expect(failure.message).toMatch(/cancelled/)
     expect(phases.filter((p) => p.phase === 'waiting').length).toBeGreaterThan(1)
@@ -325,5 +330,25 @@ describe('importing and cancelling', () => {
       body: mumbai,
     })
     expect(after.rows.map((r) => r.prop1)).toContain('Mumbai')
+  }, 120_000)
+
+  it('cancelling a join that saves a dataset says the outcome is unknown, then checks the dataset list', async () => {
+    const { failure, cancelled } = await runAndCancel('long-save', {
+      ...longJoin,
+      saveAsNewDataset: true,
+      newDatasetNme: 'near_circle',
+    })
+    expect(cancelled).toEqual({ ok: true, value: { cancelled: true } })
+    expect(failure).toMatchObject({
+      failureClass: 'unknown-outcome',
+      code: 'cancelled',
+      retry: 'reconcile-first',
+    })
+    expect(failure.message).toMatch(/cancelled after [\d.]+ s, outcome unknown for near_circle/)
+    expect(failure.message).toMatch(/near_circle is not in the dataset list yet/)
+    const { datasets } = await value<{ datasets: Array<{ layername: string }> }>('gis.layers', {})
+    expect(datasets.map((d) => d.layername)).not.toContain('near_circle')
+    const { runs } = await value<{ runs: RunSummary[] }>('runs.list', {})
+    expect(runs[0]).toMatchObject({ id: 'long-save', failureClass: 'unknown-outcome' })
   }, 120_000)
 })

@@ -3,7 +3,11 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { JoinRun } from '../../../../electron/contract'
 import { Redactor } from '../../../../electron/core/http/redactor'
-import { RUN_HISTORY_LIMITS, RunHistory } from '../../../../electron/core/workspace/run-history'
+import {
+  estimateResultBytes,
+  RUN_HISTORY_LIMITS,
+  RunHistory,
+} from '../../../../electron/core/workspace/run-history'
 import { useTempDirs } from '../../../support/temp-dir'
 
 const tempDir = useTempDirs()
@@ -26,27 +30,28 @@ const run = (id: string) => ({
 })
 
 describe('RunHistory', () => {
-  it('lists newest first and keeps the rows of only the newest runs within the count bound', async () => {
+  it('lists newest first and keeps the rows of only the newest runs within the count bound, in memory', async () => {
     const dataDir = tempDir()
     const history = new RunHistory(dataDir, new Redactor(), { ...RUN_HISTORY_LIMITS, maxResults: 2 })
     for (const id of ['r1', 'r2', 'r3', 'r4'])
       await history.record({ ...run(id), rowCount: 3 }, result(id, 3))
     const list = await history.list()
-    expect(list.map((r) => [r.id, r.hasResult])).toEqual([
-      ['r4', true],
-      ['r3', true],
-      ['r2', false],
-      ['r1', false],
+    expect(list.map((r) => [r.id, r.hasResult, r.rowCount])).toEqual([
+      ['r4', true, 3],
+      ['r3', true, 3],
+      ['r2', false, 3],
+      ['r1', false, 3],
     ])
-    expect((await fs.readdir(path.join(dataDir, 'runs', 'results'))).sort()).toEqual(['r3.json', 'r4.json'])
     expect((await history.get('r4'))?.result?.rows).toHaveLength(3)
     expect(await history.get('r1')).toEqual({ run: list[3] })
+    // Only the index is on disk: parameters and counts, no rows.
+    expect(await fs.readdir(path.join(dataDir, 'runs'))).toEqual(['index.json'])
+    expect(await fs.readFile(path.join(dataDir, 'runs', 'index.json'), 'utf8')).not.toContain('row 1')
   })
 
   it('keeps results within the byte bound, newest first, and never one larger than the bound', async () => {
-    const dataDir = tempDir()
-    const small = JSON.stringify(result('x', 10)).length
-    const history = new RunHistory(dataDir, new Redactor(), {
+    const small = estimateResultBytes(result('x', 10))
+    const history = new RunHistory(tempDir(), new Redactor(), {
       ...RUN_HISTORY_LIMITS,
       maxResultBytes: small * 2 + 10,
     })
@@ -63,6 +68,37 @@ describe('RunHistory', () => {
     ])
   })
 
+  it('estimates the memory of a result from its rows', () => {
+    const rows = (n: number, text: string) => ({
+      ...result('x', 0),
+      rows: Array.from({ length: n }, () => ({ prop1: text })),
+    })
+    expect(estimateResultBytes(rows(1000, 'ab'))).toBeGreaterThan(90_000)
+    expect(estimateResultBytes(rows(2000, 'ab'))).toBeGreaterThan(1.9 * estimateResultBytes(rows(1000, 'ab')))
+    expect(estimateResultBytes(rows(1000, 'x'.repeat(100)))).toBeGreaterThan(200_000)
+  })
+
+  it('after a restart lists every run with its counts, and none can be reopened', async () => {
+    const dataDir = tempDir()
+    await new RunHistory(dataDir, new Redactor()).record(
+      { ...run('before'), rowCount: 3 },
+      result('before', 3),
+    )
+    const again = new RunHistory(dataDir, new Redactor())
+    expect(await again.list()).toEqual([
+      expect.objectContaining({ id: 'before', rowCount: 3, hasResult: false }),
+    ])
+    expect((await again.get('before'))?.result).toBeUndefined()
+  })
+
+  it('removes the result files earlier versions wrote', async () => {
+    const dataDir = tempDir()
+    await fs.mkdir(path.join(dataDir, 'runs', 'results'), { recursive: true })
+    await fs.writeFile(path.join(dataDir, 'runs', 'results', 'old.json'), '{"rows":[]}')
+    await new RunHistory(dataDir, new Redactor()).record(run('new'))
+    expect(await fs.readdir(path.join(dataDir, 'runs'))).toEqual(['index.json'])
+  })
+
   it('gives a repeated runId its own entry', async () => {
     const history = new RunHistory(tempDir(), new Redactor())
     await history.record(run('same'), result('same', 1))
@@ -72,7 +108,7 @@ describe('RunHistory', () => {
     expect((await history.get('same'))?.result?.rows).toHaveLength(1)
   })
 
-  it('writes no credential: params, messages and rows are redacted', async () => {
+  it('writes no credential: params and messages are redacted, rows are not written', async () => {
     const dataDir = tempDir()
     const redactor = new Redactor()
     const secret = 'sekret-token-123456'
@@ -87,11 +123,8 @@ describe('RunHistory', () => {
       },
       { ...result('leaky', 1), rows: [{ prop1: secret }] },
     )
-    const files = [
-      path.join(dataDir, 'runs', 'index.json'),
-      path.join(dataDir, 'runs', 'results', 'leaky.json'),
-    ]
-    for (const file of files) expect(await fs.readFile(file, 'utf8')).not.toContain(secret)
+    expect(await fs.readdir(path.join(dataDir, 'runs'))).toEqual(['index.json'])
+    expect(await fs.readFile(path.join(dataDir, 'runs', 'index.json'), 'utf8')).not.toContain(secret)
   })
 
   it('moves a damaged index aside and starts again', async () => {

@@ -97,6 +97,9 @@ async function gpkgWithBlob(blob: Uint8Array): Promise<Uint8Array> {
   )
   const SQL = await initSqlJs()
   const db = new SQL.Database(base)
+  // The spatial index's triggers call ST_* functions that GeoPackage readers provide and sql.js lacks.
+  for (const [name] of db.exec("SELECT name FROM sqlite_master WHERE type = 'trigger'")[0]?.values ?? [])
+    db.run(`DROP TRIGGER "${String(name)}"`)
   db.run('UPDATE features SET geom = ?', [blob])
   const out = db.export()
   db.close()

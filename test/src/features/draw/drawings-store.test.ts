@@ -66,7 +66,7 @@ describe('useDrawingsStore', () => {
     })
     expect(store.labels[a]).toMatch(/^Polygon 1 · 10,8\d\d\.\d km²$/)
     expect(store.labels[b]).toMatch(/^Polygon 2 · /)
-    expect(store.labels[line]).toBe('Line 1 · 111.2 km')
+    expect(store.labels[line]).toBe('Line 1 · 111.3 km')
     expect(store.collection.type).toBe('FeatureCollection')
     expect(store.collection.features.map((f) => f.id)).toEqual([a, b, line])
     expect(store.collection.features[0]!.geometry).toEqual(square())
@@ -154,7 +154,7 @@ describe('useDrawingsStore', () => {
       vertices: 64,
       radiusMetres: 5000,
     })
-    expect(store.labels[id]).toMatch(/^Circle 1 · r 5\.00 km · 78\.4 km²$/)
+    expect(store.labels[id]).toMatch(/^Circle 1 · r 5\.00 km · 78\.3 km²$/)
     const moved: Polygon = {
       type: 'Polygon',
       coordinates: [(circle.geometry as Polygon).coordinates[0]!.map(([lon, lat]) => [lon! + 1, lat!])],

@@ -299,7 +299,38 @@ describe('Join composer', () => {
     const alert = await screen.findByRole('alert')
     fake.state.datasets = [...fake.state.datasets, { layername: 'cities_saved', local: true }]
     await user.click(within(alert).getByRole('button', { name: 'Refresh datasets and check' }))
-    await screen.findByText('The dataset "cities_saved" exists: the run did save it. Do not run it again.')
+    await screen.findByText(
+      'The dataset "cities_saved" exists now and did not before: the run did save it. Do not run it again.',
+    )
+  })
+
+  it('says "outcome unknown" when a saving run is cancelled after it was sent, and reconciles by the lists before and after', async () => {
+    let finish: (value: ReturnType<typeof fail>) => void = () => {}
+    fake.respond('gis.join', () => new Promise((resolve) => (finish = resolve)))
+    await renderComposer()
+    await fillDatasetJoin()
+    await user.click(screen.getByRole('checkbox', { name: 'Save as new dataset' }))
+    await fill(textbox('New dataset name'), 'cities_saved')
+    await user.click(runButton())
+    await waitFor(() => expect(joinCalls()).toHaveLength(1))
+    await user.click(button('Cancel run'))
+    await screen.findByText(/Cancelling · checking the dataset list for "cities_saved"/)
+    finish(
+      fail(
+        'unknown-outcome',
+        'gis.join: cancelled by the caller; cities_saved is not in the dataset list yet',
+      ),
+    )
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toMatch(/Outcome unknown\. The run was cancelled after it was sent\./)
+    expect(screen.queryByText(/^Run cancelled after/)).toBeNull()
+
+    // Saved after all, under the name in another letter case: the service's rule counts it as this run's.
+    fake.state.datasets = [...fake.state.datasets, { layername: 'CITIES_SAVED', local: true }]
+    await user.click(within(alert).getByRole('button', { name: 'Refresh datasets and check' }))
+    await screen.findByText(
+      'The dataset "CITIES_SAVED" exists now and did not before: the run did save it. Do not run it again.',
+    )
   })
 
   it('offers Settings at the spatial-analytics token for an authentication failure, and a retry for a timeout', async () => {

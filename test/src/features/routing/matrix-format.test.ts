@@ -31,7 +31,7 @@ describe('matrix formatting and options', () => {
 
   it('writes CSV (km, minutes) and tab-separated text for the clipboard', () => {
     const csv = matrixCsv([0], [0, 1], [[0, 1500]], [[0, 90]])
-    expect(csv).toBe('from \\ to,1 km,1 min,2 km,2 min\n1,0.000,0.0,1.500,1.5\n')
+    expect(csv).toBe('from \\ to,1 km,1 min,2 km,2 min\r\n1,0.000,0.0,1.500,1.5\r\n')
     expect(matrixTsv([0], [1], [[null]], [[null]])).toBe('from \\ to\t2\n1\t— —\n')
   })
 })

@@ -1,6 +1,6 @@
 import type { Polygon } from 'geojson'
 import { describe, expect, it } from 'vitest'
-import { rewindGeometry, rfc7946Problems, ringSignedArea } from '../../../src/geo/rfc7946'
+import { rewindGeometry, rfc7946Problems, ringSignedArea } from '../../shared/geojson'
 
 const clockwise: Polygon = {
   type: 'Polygon',

@@ -1,0 +1,166 @@
+/**
+ * The results leg of `npm run bench:join` (`--no-results` skips it; `--results-only` runs only it): a join
+ * answering 200,000 and 1,000,000 point rows, run from the Spatial join form in Debian's Chromium (headless,
+ * software WebGL) through the built browser host, timed from "Run join" to the first paint of the map
+ * (all features drawn) and of the table, with the page's main-thread long tasks (PerformanceObserver
+ * 'longtask') before and after that paint and while the map is panned with the mouse.
+ * Builds the renderer and the hosts first when the build is missing or stale. Alone:
+ * `npx tsx bench/join-results.ts [--small] [--renderer canvas|webgl]` (force one layer, to compare).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type Page } from 'playwright-core'
+import { ensureBuilt } from '../scripts/ensure-built.mjs'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startHost } from '../test/support/app'
+import {
+  composePointJoin,
+  longTasks,
+  markTime,
+  observeLongTasks,
+  rowCount,
+  seedPointJoin,
+} from '../test/support/big-join'
+
+export interface ResultsLeg {
+  rows: number
+  /** Run join → table painted, map painted (all features drawn), ms. */
+  tableMs: number
+  mapMs: number
+  /** Long tasks from Run to both paints: count and the longest, ms. */
+  before: { count: number; longest: number }
+  /** Long tasks in the 3 s after both paints and during a mouse pan. */
+  after: { count: number; over200: number; longest: number }
+  /** Frames per second while the map is dragged. */
+  panFps: number
+}
+
+async function waitForMark(page: Page, name: string, timeoutMs: number): Promise<number> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const t = await markTime(page, name)
+    if (t !== null) return t
+    if (Date.now() > until) throw new Error(`no "${name}" within ${timeoutMs / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function pan(page: Page): Promise<number> {
+  const box = (await page.locator('[aria-label="Map"] .ol-viewport').boundingBox())!
+  const x = box.x + box.width * 0.5
+  const y = box.y + box.height * 0.5
+  await page.evaluate(`(() => {
+    window.__frames = []
+    window.__recording = true
+    const tick = (t) => { if (!window.__recording) return; window.__frames.push(t); requestAnimationFrame(tick) }
+    requestAnimationFrame(tick)
+  })()`)
+  await page.mouse.move(x, y)
+  await page.mouse.down()
+  for (let i = 1; i <= 40; i++) await page.mouse.move(x + i * 5, y + i * 3)
+  for (let i = 39; i >= 0; i--) await page.mouse.move(x + i * 5, y + i * 3)
+  await page.mouse.up()
+  const frames = (await page.evaluate('(window.__recording = false, window.__frames)')) as number[]
+  return (frames.length - 1) / ((frames.at(-1)! - frames[0]!) / 1000)
+}
+
+async function oneRun(page: Page, count: number): Promise<ResultsLeg> {
+  await page
+    .getByRole('navigation', { name: 'Activity bar' })
+    .getByRole('tab', { name: 'Spatial analytics' })
+    .click()
+  await composePointJoin(page, count)
+  const run = page.getByRole('form', { name: 'Spatial join' }).getByRole('button', { name: 'Run join' })
+  await run.click()
+  const started = await waitForMark(page, 'geo:join-run', 10_000)
+  const table = await waitForMark(page, 'geo:results-table-painted', 600_000)
+  const map = await waitForMark(page, 'geo:results-map-painted', 600_000)
+  const status = page
+    .getByRole('region', { name: 'Results' })
+    .getByRole('status')
+    .filter({ hasText: /\d rows?/ })
+  const shown = rowCount(await status.first().textContent())
+  if (shown !== count) throw new Error(`expected ${count} rows, the table says ${shown}`)
+  const painted = Math.max(table, map)
+  await new Promise((resolve) => setTimeout(resolve, 3000))
+  const panFps = await pan(page)
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const tasks = await longTasks(page)
+  const before = tasks.filter((t) => t.start >= started && t.start < painted)
+  const after = tasks.filter((t) => t.start >= painted)
+  const longest = (ts: typeof tasks) => Math.round(Math.max(0, ...ts.map((t) => t.duration)))
+  return {
+    rows: count,
+    tableMs: Math.round(table - started),
+    mapMs: Math.round(map - started),
+    before: { count: before.length, longest: longest(before) },
+    after: {
+      count: after.length,
+      over200: after.filter((t) => t.duration > 200).length,
+      longest: longest(after),
+    },
+    panFps: Math.round(panFps * 10) / 10,
+  }
+}
+
+export async function runResultsLeg(
+  counts: readonly number[],
+  /** Force the canvas or the WebGL layer (else the app's choice: WebGL from 20,000 points). */
+  renderer?: 'canvas' | 'webgl',
+): Promise<ResultsLeg[]> {
+  ensureBuilt()
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'geo-bench-results-'))
+  process.stdout.write(
+    `results leg: seeding ${counts.map((c) => c.toLocaleString('en-US')).join(' and ')} points … `,
+  )
+  await seedPointJoin(dataDir, counts)
+  console.log('done')
+  const host = await startHost({ dataDir })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  })
+  try {
+    const out: ResultsLeg[] = []
+    for (const count of counts) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
+      const page = await context.newPage()
+      await observeLongTasks(page)
+      if (renderer)
+        await page.addInitScript(
+          `localStorage.setItem('geo-analyst.resultsRenderer', ${JSON.stringify(renderer)})`,
+        )
+      await page.goto(host.openUrl)
+      out.push(await oneRun(page, count))
+      await context.close()
+    }
+    return out
+  } finally {
+    await browser.close()
+    await host.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+export function printResultsLeg(legs: readonly ResultsLeg[]): void {
+  console.log('\nResults leg: Run join → first paint in Chromium through the browser host (software WebGL)')
+  console.log(
+    `${'rows'.padStart(10)}${'table ms'.padStart(10)}${'map ms'.padStart(9)}${'long tasks before'.padStart(19)}${'longest'.padStart(9)}` +
+      `${'after: tasks'.padStart(14)}${'>200 ms'.padStart(9)}${'longest'.padStart(9)}${'pan fps'.padStart(9)}`,
+  )
+  for (const l of legs)
+    console.log(
+      `${l.rows.toLocaleString('en-US').padStart(10)}${String(l.tableMs).padStart(10)}${String(l.mapMs).padStart(9)}` +
+        `${String(l.before.count).padStart(19)}${String(l.before.longest).padStart(9)}${String(l.after.count).padStart(14)}` +
+        `${String(l.after.over200).padStart(9)}${String(l.after.longest).padStart(9)}${String(l.panFps).padStart(9)}`,
+    )
+  console.log('targets: 1,000,000 rows on screen under 3,000 ms; no long task over 200 ms after first paint')
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const counts = process.argv.includes('--small') ? [200_000] : [200_000, 1_000_000]
+  const i = process.argv.indexOf('--renderer')
+  const renderer = i > 0 ? (process.argv[i + 1] as 'canvas' | 'webgl') : undefined
+  printResultsLeg(await runResultsLeg(counts, renderer))
+}
