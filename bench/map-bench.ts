@@ -19,6 +19,7 @@ import { Workspace } from '../electron/local-service/workspace/workspace'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHost } from '../test/support/app'
 import { chromium } from 'playwright-core'
 import { mulberry32 } from './join-data'
+import { panFrames } from './pan-frames'
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`)
@@ -75,36 +76,6 @@ async function showAndStyle(page: Page): Promise<number> {
   return shownMs
 }
 
-async function drag(page: Page): Promise<{ fps: number; frameMs: number[] }> {
-  const box = (await page.locator('[aria-label="Map"] .ol-viewport').boundingBox())!
-  const x = box.x + box.width * 0.5
-  const y = box.y + box.height * 0.5
-  // A string, not a function: tsx would wrap the inner function in a helper the page does not have.
-  await page.evaluate(`(() => {
-    window.frames_ = []
-    window.recording = true
-    const tick = (t) => {
-      if (!window.recording) return
-      window.frames_.push(t)
-      requestAnimationFrame(tick)
-    }
-    requestAnimationFrame(tick)
-  })()`)
-  await page.mouse.move(x, y)
-  await page.mouse.down()
-  for (let i = 1; i <= 60; i++) await page.mouse.move(x + i * 4, y + i * 2)
-  for (let i = 59; i >= 0; i--) await page.mouse.move(x + i * 4, y + i * 2)
-  await page.mouse.up()
-  const frames = await page.evaluate(() => {
-    const w = window as unknown as { frames_: number[]; recording: boolean }
-    w.recording = false
-    return w.frames_
-  })
-  const intervals = frames.slice(1).map((t, i) => t - frames[i]!)
-  const span = (frames.at(-1)! - frames[0]!) / 1000
-  return { fps: (frames.length - 1) / span, frameMs: intervals }
-}
-
 async function exportOnce(
   page: Page,
   format: 'png' | 'pdf',
@@ -141,7 +112,7 @@ try {
     const page = await openWith(browser, host.openUrl, renderer)
     const shownMs = await showAndStyle(page)
     const drags = []
-    for (let i = 0; i < DRAGS; i++) drags.push(await drag(page))
+    for (let i = 0; i < DRAGS; i++) drags.push(await panFrames(page))
     const fps = median(drags.map((d) => d.fps))
     const frames = drags.flatMap((d) => d.frameMs)
     fpsBy[renderer] = fps

@@ -117,13 +117,16 @@ describe('layers, symbology, map export and projects in the browser host', () =>
     const layersPanel = page.getByRole('tabpanel', { name: 'Layers' })
     await layersPanel.getByText('No layers on the map yet.').waitFor({ timeout: 30_000 })
     expect(await seriousViolations(page)).toEqual([])
-    // Every area's side panel passes too.
-    const tabs = page.getByRole('navigation', { name: 'Activity bar' }).getByRole('tab')
+    // Every area's side panel passes too — in a page of its own: opening an area may put that area's
+    // layers on the map (the fleet goes live), and this test counts the layers.
+    const tour = await openApp(session.browser, session.host)
+    const tabs = tour.getByRole('navigation', { name: 'Activity bar' }).getByRole('tab')
     for (const name of await tabs.allTextContents()) {
-      await openArea(page, name.trim())
-      await page.getByRole('tabpanel', { name: name.trim() }).getByRole('button').first().waitFor()
-      expect(await seriousViolations(page), name).toEqual([])
+      await openArea(tour, name.trim())
+      await tour.getByRole('tabpanel', { name: name.trim() }).getByRole('button').first().waitFor()
+      expect(await seriousViolations(tour), name).toEqual([])
     }
+    await tour.context().close()
     await openArea(page, 'Layers')
     await layersPanel.getByRole('button', { name: 'Show a dataset' }).click()
     await page

@@ -26,7 +26,7 @@ import {
   type SecretsStatus,
   type SettingsView,
 } from '@contract/index'
-import { emptyDeviceColumns } from '@contract/telematics/fleet'
+import { createFakeFleet, type FakeFleetState } from './fake-fleet'
 
 interface FeatureCollectionLike {
   type: 'FeatureCollection'
@@ -56,6 +56,8 @@ export interface FakeGeo {
     projects: Map<string, Project>
     lastProject: string | null
   }
+  /** The scripted fleet behind the fleet.* operations. */
+  fleet: FakeFleetState
   failNext(name: OperationName, error: GeoError): void
   /** Script one operation's answers for a test (the request is validated by the contract first). */
   respond<K extends OperationName>(
@@ -110,6 +112,7 @@ export function createFakeGeo(): FakeGeo {
     }),
   })
 
+  const fleet = createFakeFleet((ref) => offered.get(ref)?.name ?? ref)
   const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
     'places.standardize': () => ok({ found: false }),
     'places.autosuggest': () =>
@@ -242,6 +245,7 @@ export function createFakeGeo(): FakeGeo {
       return ok(project && name ? { name, project } : { name: null })
     },
     ...fakeRouting(),
+    ...fleet.handlers,
     // the image comes back as sent, with one region listed
     'vision.blur': ({ fileName, imageBase64 }: { fileName: string; imageBase64: string }) =>
       ok({
@@ -293,6 +297,7 @@ export function createFakeGeo(): FakeGeo {
     offered,
     keychain,
     state,
+    fleet: fleet.state,
     failNext: (name, error) => failures.set(name, error),
     respond: (name, handler) => void scripted.set(name, handler),
     emit: (name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)),
@@ -305,6 +310,7 @@ export function createFakeGeo(): FakeGeo {
       offered.clear()
       geoFiles.offerForImport.mockClear()
       Object.assign(state, initialState())
+      fleet.reset()
       delete state.warning
       for (const fn of Object.values(geo)) (fn as ReturnType<typeof vi.fn>).mockClear()
     },
@@ -373,35 +379,5 @@ function fakeRouting() {
       ok({ ...network, id: fileName.replace(/\..*$/, ''), name: fileName, bundled: false }),
     'routing.cancelImport': () => ok({ cancelled: false }),
     'routing.removeNetwork': ({ id }: { id: string }) => ok({ removed: id }),
-    // The fleet: an empty local fleet (the app's own tests script what they need).
-    'fleet.poll': () =>
-      ok({ serverTime: 0, full: true, devices: emptyDeviceColumns(), alerts: [], alertHistory: true }),
-    'fleet.device': ({ id }: { id: number }) => fail('not-found', `fleet.device: device ${id} not found`),
-    'fleet.hardware': () => ok({ data: [] }),
-    'fleet.status': () => ok(fleetStatus),
-    'fleet.configure': () => ok(fleetStatus),
-    'fleet.createZones': () => ok(fleetStatus),
-    'fleet.geofences': () => ok({ dataset: null, features: [] }),
-    'fleet.previewAlarm': () => fail('local-configuration', 'fleet.previewAlarm: not scripted'),
-    'fleet.createAlarm': () => fail('local-configuration', 'fleet.createAlarm: not scripted'),
-    'fleet.alarms': () => ok({ configurations: [], supported: true }),
-    'fleet.alerts': () => ok({ alerts: [] }),
-    'fleet.importTrack': () => fail('local-configuration', 'fleet.importTrack: not scripted'),
-    'fleet.controlTrack': ({ id }: { id: string }) => fail('not-found', `fleet.controlTrack: no track ${id}`),
-    'fleet.removeTrack': ({ id }: { id: string }) => fail('not-found', `fleet.removeTrack: no track ${id}`),
   }
-}
-
-const fleetStatus = {
-  source: 'local' as const,
-  simulated: true,
-  vehicles: 0,
-  seed: 1,
-  network: null,
-  networks: [],
-  geofenceDataset: null,
-  geofences: 0,
-  tracks: [],
-  serverTime: 0,
-  preparing: false,
 }
