@@ -210,12 +210,28 @@ export const useFleetStore = defineStore('fleet', () => {
     addAlerts(poll.alerts, true)
   }
 
+  /**
+   * List inactive devices too (§4.7 includeInActive): asked for in full polls, where inactive devices can
+   * appear (a `state` poll lists only active ones); changing it polls the whole fleet again.
+   */
+  const includeInactive = ref(false)
+  async function setIncludeInactive(value: boolean): Promise<void> {
+    includeInactive.value = value
+    await poll({ full: true })
+  }
+
   /** One poll: the whole fleet the first time, then what changed since the last `serverTime`. */
   async function poll(options: { full?: boolean } = {}): Promise<void> {
     const seq = ++pollSeq
     polling.value = true
     const since = options.full ? null : serverTime.value
-    const result = await geo['fleet.poll'](since === null ? {} : { state: since, alertsSince: since })
+    const result = await geo['fleet.poll'](
+      since === null
+        ? includeInactive.value
+          ? { includeInActive: true }
+          : {}
+        : { state: since, alertsSince: since },
+    )
     if (seq !== pollSeq) return
     polling.value = false
     lastPollAt.value = Date.now()
@@ -383,6 +399,8 @@ export const useFleetStore = defineStore('fleet', () => {
     pollError,
     polling,
     live,
+    includeInactive,
+    setIncludeInactive,
     hidden,
     paused,
     intervalSeconds,

@@ -23,6 +23,8 @@ export interface FakeDevice {
   heading: number
   speed: number
   time: number
+  /** Not reporting: listed only when the poll asks for inactive devices too (§4.7 includeInActive). */
+  inactive?: boolean
 }
 
 export interface FakeFleetState {
@@ -82,6 +84,18 @@ export const FAKE_DEVICES: readonly FakeDevice[] = [
     speed: 0,
     time: 0,
   },
+  {
+    id: 5,
+    name: 'Car 5',
+    deviceType: 'car',
+    status: 6,
+    lon: 11.93,
+    lat: 57.68,
+    heading: 0,
+    speed: 0,
+    time: 0,
+    inactive: true,
+  },
 ]
 
 const square = (lon: number, lat: number, d: number) => ({
@@ -119,7 +133,7 @@ export function createFakeFleet(offeredName: (ref: string) => string) {
     speed: list.map((d) => d.speed),
     status: list.map((d) => d.status),
     time: list.map((d) => d.time),
-    active: list.map(() => true),
+    active: list.map((d) => !d.inactive),
     deviceType: list.map((d) => d.deviceType),
     name: list.map((d) => d.name),
     registrationNumber: list.map((d) => `KA01AB${String(d.id).padStart(4, '0')}`),
@@ -141,7 +155,7 @@ export function createFakeFleet(offeredName: (ref: string) => string) {
 
   const handlers: { [K in Extract<OperationName, `fleet.${string}`>]: (request: never) => Result<unknown> } =
     {
-      'fleet.poll': (request: { state?: number; alertsSince?: number }) => {
+      'fleet.poll': (request: { state?: number; alertsSince?: number; includeInActive?: boolean }) => {
         state.polls++
         state.serverTime += 5
         // Moving devices move a little east each poll.
@@ -151,7 +165,11 @@ export function createFakeFleet(offeredName: (ref: string) => string) {
             d.time = state.serverTime
           }
         const since = request.state
-        const list = since === undefined ? state.devices : state.devices.filter((d) => d.time > since)
+        // With `state`, only active devices with newer records (§4.7); inactive ones only when asked for.
+        const list =
+          since === undefined
+            ? state.devices.filter((d) => request.includeInActive || !d.inactive)
+            : state.devices.filter((d) => !d.inactive && d.time > since)
         const alerts = request.alertsSince === undefined ? [] : state.pending.splice(0).reverse()
         state.history.unshift(...alerts)
         return ok({

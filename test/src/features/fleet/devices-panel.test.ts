@@ -42,7 +42,7 @@ describe('Fleet devices panel', () => {
     expect(screen.getByText('simulated')).toBeTruthy()
     expect(within(table()).getByRole('img', { name: 'Truck' })).toBeTruthy()
     expect(within(table()).getByRole('img', { name: 'Excavator' })).toBeTruthy()
-    expect(screen.getByText(/4 vehicles on gothenburg-sample/)).toBeTruthy()
+    expect(screen.getByText(/5 vehicles on gothenburg-sample/)).toBeTruthy()
 
     await user.type(screen.getByRole('searchbox', { name: 'Search devices' }), 'bus')
     expect(deviceNames()).toEqual(['Bus 3'])
@@ -54,6 +54,18 @@ describe('Fleet devices panel', () => {
     await user.click(within(statuses).getByRole('checkbox', { name: /Moving/ }))
     await user.click(within(statuses).getByRole('checkbox', { name: /Power off/ }))
     expect(deviceNames()).toEqual(['Car 2', 'Bus 3'])
+  })
+
+  it('lists inactive devices only when asked to, from a poll of the whole fleet', async () => {
+    renderFleet(DevicesPanel)
+    await waitFor(() => expect(deviceNames()).toHaveLength(4))
+    expect(deviceNames()).not.toContain('Car 5')
+    await user.click(screen.getByRole('checkbox', { name: 'Include inactive devices' }))
+    await waitFor(() => expect(deviceNames()).toContain('Car 5'))
+    const polls = vi.mocked(fake.geo['fleet.poll']).mock.calls.map((c) => c[0])
+    expect(polls.at(-1)).toEqual({ includeInActive: true })
+    await user.click(screen.getByRole('checkbox', { name: 'Include inactive devices' }))
+    await waitFor(() => expect(deviceNames()).not.toContain('Car 5'))
   })
 
   it('selects a device by keyboard, opens its drawer, follows it and keeps the refresh interval', async () => {
