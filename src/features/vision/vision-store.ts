@@ -122,7 +122,7 @@ export const useVisionStore = defineStore('vision', () => {
     item.status = 'reading'
     let imageBase64: string
     try {
-      imageBase64 = await readFileAsBase64(file, () => undefined)
+      imageBase64 = await readFileAsBase64(file)
     } catch (error) {
       item.status = 'failed'
       item.error = problem(
