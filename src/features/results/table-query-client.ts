@@ -4,10 +4,16 @@ import { ColumnStore, type TableQuery, type WorkerAnswer, type WorkerRequest } f
 const CHUNK_ROWS = 25_000
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+/**
+ * The rows go to the worker this long after the result arrives (or at its first query, if sooner): their
+ * copying would otherwise share the page's thread with the table's and the map's first paint.
+ */
+const LOAD_AFTER_MS = 1_500
 
 /**
  * The filter and sort of one large result, run in a Web Worker: the rows' values go to the worker once, in
- * chunks between which the page stays responsive; each query answers the positions to show. Without
+ * chunks between which the page stays responsive, once the result is on screen; each query answers the
+ * positions to show. Without
  * Worker (tests), the same code runs inline.
  */
 export class TableQueryClient {
@@ -17,6 +23,9 @@ export class TableQueryClient {
   private seq = 0
   private pending = new Map<number, (order: Uint32Array) => void>()
   private disposed = false
+  private begin: () => void = () => {}
+  private readonly begun = new Promise<void>((resolve) => (this.begin = resolve))
+  private readonly timer: ReturnType<typeof setTimeout>
 
   constructor(rows: ReadonlyArray<Readonly<Record<string, string>>>, keys: readonly string[]) {
     if (typeof Worker !== 'undefined') {
@@ -26,6 +35,7 @@ export class TableQueryClient {
         this.pending.delete(event.data.id)
       }
     } else this.inline = new ColumnStore(keys)
+    this.timer = setTimeout(this.begin, LOAD_AFTER_MS)
     this.loaded = this.load(rows, keys)
   }
 
@@ -34,6 +44,7 @@ export class TableQueryClient {
   }
 
   private async load(rows: ReadonlyArray<Readonly<Record<string, string>>>, keys: readonly string[]) {
+    await this.begun
     this.post({ kind: 'reset', keys: [...keys] })
     for (let start = 0; start < rows.length && !this.disposed; start += CHUNK_ROWS) {
       const end = Math.min(rows.length, start + CHUNK_ROWS)
@@ -50,6 +61,7 @@ export class TableQueryClient {
 
   /** The positions of the rows to show, in order. */
   async query(query: TableQuery): Promise<Uint32Array> {
+    this.begin()
     await this.loaded
     if (this.inline) return this.inline.run(query)
     const id = ++this.seq
@@ -61,6 +73,8 @@ export class TableQueryClient {
 
   dispose(): void {
     this.disposed = true
+    clearTimeout(this.timer)
+    this.begin()
     this.worker?.terminate()
     this.worker = null
     this.pending.clear()

@@ -1,0 +1,201 @@
+import Layer from 'ol/layer/Layer'
+import type { FrameState } from 'ol/Map'
+import { clipMatrix, rgbOf } from './points-gl'
+
+/**
+ * A map layer that draws many points straight from typed arrays with WebGL (`gl.POINTS`, one vertex per
+ * point, a circle with an outline in the fragment shader): no OpenLayers feature per point and no
+ * per-feature buffer building, so a million points are one upload of 8 MB of positions (and 4 MB of colours
+ * when a categorized or graduated style colours them one by one). The map's pan, zoom and rotation are a
+ * 3×3 matrix per frame. Positions are EPSG:3857 relative to an origin (float32 keeps sub-metre precision),
+ * made by `packPositions`; colours by `pointColours`.
+ */
+
+export interface PointsLook {
+  /** Fill colour of points without a colour of their own (single symbol), '#rrggbb'. */
+  fill: string
+  /** Opacity of that fill, 0–1. */
+  fillOpacity: number
+  /** Radius in CSS pixels, outline width in CSS pixels and colour. */
+  radius: number
+  strokeWidth: number
+  stroke: string
+}
+
+const VERTEX = `
+attribute vec2 a_position;
+attribute vec4 a_colour;
+uniform mat3 u_matrix;
+uniform float u_size;
+varying vec4 v_colour;
+void main() {
+  vec3 p = u_matrix * vec3(a_position, 1.0);
+  gl_Position = vec4(p.xy, 0.0, 1.0);
+  gl_PointSize = u_size;
+  v_colour = a_colour;
+}`
+
+const FRAGMENT = `
+precision mediump float;
+varying vec4 v_colour;
+uniform vec4 u_stroke;
+uniform float u_radius;
+uniform float u_outer;
+uniform float u_half;
+void main() {
+  float d = length(gl_PointCoord * 2.0 - 1.0) * u_half;
+  float edge = 1.0 - smoothstep(u_outer - 0.5, u_outer + 0.5, d);
+  if (edge <= 0.0) discard;
+  vec4 colour = mix(v_colour, u_stroke, smoothstep(u_radius - 0.5, u_radius + 0.5, d));
+  gl_FragColor = vec4(colour.rgb * colour.a * edge, colour.a * edge);
+}`
+
+function compile(gl: WebGLRenderingContext, type: number, source: string): WebGLShader {
+  const shader = gl.createShader(type)!
+  gl.shaderSource(shader, source)
+  gl.compileShader(shader)
+  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS))
+    throw new Error(`points layer shader: ${gl.getShaderInfoLog(shader) ?? 'did not compile'}`)
+  return shader
+}
+
+export class PointsGlLayer extends Layer {
+  private readonly container = document.createElement('div')
+  private readonly canvas = document.createElement('canvas')
+  private gl: WebGLRenderingContext | null = null
+  private program: WebGLProgram | null = null
+  private positionBuffer: WebGLBuffer | null = null
+  private colourBuffer: WebGLBuffer | null = null
+  private positions: Float32Array = new Float32Array(0)
+  private colours: Uint8Array | null = null
+  private origin: [number, number] = [0, 0]
+  private uploaded = true
+  private look: PointsLook = { fill: '#ff00ff', fillOpacity: 1, radius: 5, strokeWidth: 1, stroke: '#ffffff' }
+
+  constructor(options: { properties?: Record<string, unknown>; visible?: boolean } = {}) {
+    super({ ...options, render: (frameState: FrameState) => this.draw(frameState) })
+    this.container.className = 'ol-layer geo-points-gl'
+    this.container.style.cssText = 'position:absolute;inset:0;pointer-events:none'
+    this.canvas.style.cssText = 'position:absolute;left:0;top:0'
+    this.container.appendChild(this.canvas)
+  }
+
+  /** The points to draw: positions relative to `origin`, and a colour per point (RGBA bytes) or null. */
+  setPoints(positions: Float32Array, origin: [number, number], colours: Uint8Array | null): void {
+    this.positions = positions
+    this.origin = origin
+    this.colours = colours
+    this.uploaded = false
+    this.changed()
+  }
+
+  /** Colours of the current points (after a style change), or null for the look's fill. */
+  setColours(colours: Uint8Array | null): void {
+    this.colours = colours
+    this.uploaded = false
+    this.changed()
+  }
+
+  setLook(look: PointsLook): void {
+    this.look = look
+    this.changed()
+  }
+
+  get count(): number {
+    return this.positions.length / 2
+  }
+
+  private context(): WebGLRenderingContext | null {
+    if (this.gl) return this.gl
+    const gl = this.canvas.getContext('webgl', {
+      premultipliedAlpha: true,
+      // Kept so the map's image export (and a screenshot) can read the canvas after the frame.
+      preserveDrawingBuffer: true,
+      antialias: false,
+    })
+    if (!gl) return null
+    const program = gl.createProgram()!
+    gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX))
+    gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT))
+    gl.linkProgram(program)
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS))
+      throw new Error(`points layer program: ${gl.getProgramInfoLog(program) ?? 'did not link'}`)
+    this.gl = gl
+    this.program = program
+    this.positionBuffer = gl.createBuffer()
+    this.colourBuffer = gl.createBuffer()
+    return gl
+  }
+
+  private draw(frameState: FrameState): HTMLElement {
+    const layerState = frameState.layerStatesArray[frameState.layerIndex]
+    this.container.style.opacity = String(layerState?.opacity ?? 1)
+    const [w, h] = frameState.size as [number, number]
+    const ratio = frameState.pixelRatio
+    const width = Math.round(w * ratio)
+    const height = Math.round(h * ratio)
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width
+      this.canvas.height = height
+      this.canvas.style.width = `${w}px`
+      this.canvas.style.height = `${h}px`
+    }
+    const gl = this.context()
+    if (!gl || !this.program) return this.container
+    gl.viewport(0, 0, width, height)
+    gl.clearColor(0, 0, 0, 0)
+    gl.clear(gl.COLOR_BUFFER_BIT)
+    const count = this.count
+    if (count === 0) return this.container
+    const program = this.program
+    gl.useProgram(program)
+    const position = gl.getAttribLocation(program, 'a_position')
+    const colour = gl.getAttribLocation(program, 'a_colour')
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer)
+    if (!this.uploaded) gl.bufferData(gl.ARRAY_BUFFER, this.positions, gl.STATIC_DRAW)
+    gl.enableVertexAttribArray(position)
+    gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0)
+    if (this.colours) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.colourBuffer)
+      if (!this.uploaded) gl.bufferData(gl.ARRAY_BUFFER, this.colours, gl.STATIC_DRAW)
+      gl.enableVertexAttribArray(colour)
+      gl.vertexAttribPointer(colour, 4, gl.UNSIGNED_BYTE, true, 0, 0)
+    } else {
+      gl.disableVertexAttribArray(colour)
+      const [r, g, b] = rgbOf(this.look.fill)
+      gl.vertexAttrib4f(colour, r / 255, g / 255, b / 255, this.look.fillOpacity)
+    }
+    this.uploaded = true
+    const { radius, strokeWidth } = this.look
+    const outer = (radius + Math.max(0, strokeWidth)) * ratio
+    const [sr, sg, sb] = rgbOf(this.look.stroke)
+    gl.uniformMatrix3fv(
+      gl.getUniformLocation(program, 'u_matrix'),
+      false,
+      clipMatrix(frameState.coordinateToPixelTransform, this.origin, [w, h]),
+    )
+    // Two more pixels than the circle, for its smoothed edge.
+    const size = 2 * outer + 2
+    gl.uniform1f(gl.getUniformLocation(program, 'u_size'), size)
+    gl.uniform1f(gl.getUniformLocation(program, 'u_half'), size / 2)
+    gl.uniform1f(gl.getUniformLocation(program, 'u_outer'), outer)
+    gl.uniform1f(gl.getUniformLocation(program, 'u_radius'), strokeWidth > 0 ? radius * ratio : outer + 1)
+    gl.uniform4f(gl.getUniformLocation(program, 'u_stroke'), sr / 255, sg / 255, sb / 255, 1)
+    gl.enable(gl.BLEND)
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+    gl.drawArrays(gl.POINTS, 0, count)
+    return this.container
+  }
+
+  override disposeInternal(): void {
+    const gl = this.gl
+    if (gl) {
+      gl.deleteBuffer(this.positionBuffer)
+      gl.deleteBuffer(this.colourBuffer)
+      gl.deleteProgram(this.program)
+      gl.getExtension('WEBGL_lose_context')?.loseContext()
+    }
+    this.gl = null
+    super.disposeInternal()
+  }
+}

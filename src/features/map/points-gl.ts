@@ -1,0 +1,118 @@
+import type { LayerSymbol } from '@contract/index'
+import { classOf, numberOf } from '../layers/symbology'
+
+/**
+ * The pure half of the typed-array points layer (`points-gl-layer.ts`): positions packed for the GPU,
+ * colours per point from a layer style, and the matrix from map coordinates to clip space. Kept apart from
+ * WebGL so it is tested without a GPU.
+ */
+
+/** Web Mercator's half circumference (m): EPSG:3857 x and y run from minus this to plus this. */
+const HALF_WORLD = 20037508.342789244
+const DEG = Math.PI / 180
+
+/**
+ * Longitude/latitude pairs (degrees) as EPSG:3857 positions relative to `origin` (the first point, so
+ * float32 keeps sub-metre precision across a country), skipping the entries `keep` refuses.
+ */
+export function packPositions(
+  lonLat: Float64Array,
+  keep: (index: number) => boolean,
+): { positions: Float32Array; indices: Uint32Array; origin: [number, number]; count: number } {
+  const total = lonLat.length / 2
+  const positions = new Float32Array(total * 2)
+  const indices = new Uint32Array(total)
+  let count = 0
+  let ox = NaN
+  let oy = NaN
+  for (let i = 0; i < total; i++) {
+    const lon = lonLat[2 * i]!
+    const lat = lonLat[2 * i + 1]!
+    if (Number.isNaN(lon) || Number.isNaN(lat) || !keep(i)) continue
+    const x = (lon * HALF_WORLD) / 180
+    // Clamped as OpenLayers' fromLonLat does (the poles are at infinity).
+    const clamped = Math.max(-85.0511287798, Math.min(85.0511287798, lat))
+    const y = (Math.log(Math.tan((90 + clamped) * DEG * 0.5)) * HALF_WORLD) / Math.PI
+    if (count === 0) {
+      ox = x
+      oy = y
+    }
+    positions[2 * count] = x - ox
+    positions[2 * count + 1] = y - oy
+    indices[count] = i
+    count++
+  }
+  return {
+    positions: positions.subarray(0, count * 2),
+    indices: indices.subarray(0, count),
+    origin: [Number.isNaN(ox) ? 0 : ox, Number.isNaN(oy) ? 0 : oy],
+    count,
+  }
+}
+
+/** '#rrggbb' (or '#rgb') as 0–255 components. */
+export function rgbOf(hex: string): [number, number, number] {
+  const h = hex.replace('#', '')
+  const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h.slice(0, 6)
+  const n = parseInt(full, 16)
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255]
+}
+
+/**
+ * The fill colour of each packed point (RGBA bytes, 4 per point, alpha the symbol's fill opacity) by a categorized or graduated symbol,
+ * reading the field's value of the point's row (`value(rowIndex)`); null for a single symbol (one colour
+ * for all, set once) or a heatmap. The same classes as the canvas style (`olStyleFunction`).
+ */
+export function pointColours(
+  symbol: LayerSymbol,
+  indices: Uint32Array,
+  value: (rowIndex: number) => string | undefined,
+): Uint8Array | null {
+  if (symbol.kind === 'single' || symbol.kind === 'heatmap') return null
+  const out = new Uint8Array(indices.length * 4)
+  const other = rgbOf(symbol.other)
+  const alpha = Math.round(255 * Math.max(0, Math.min(1, symbol.fillOpacity)))
+  let colourOf: (v: string | undefined) => [number, number, number]
+  if (symbol.kind === 'categorized') {
+    const byValue = new Map(symbol.categories.map((c) => [c.value, rgbOf(c.colour)]))
+    colourOf = (v) => (v === undefined ? other : (byValue.get(v) ?? other))
+  } else {
+    const classes = symbol.colours.map(rgbOf)
+    const { breaks } = symbol
+    colourOf = (v) => classes[classOf(numberOf(v), breaks)] ?? other
+  }
+  for (let i = 0; i < indices.length; i++) {
+    const [r, g, b] = colourOf(value(indices[i]!))
+    out[4 * i] = r
+    out[4 * i + 1] = g
+    out[4 * i + 2] = b
+    out[4 * i + 3] = alpha
+  }
+  return out
+}
+
+/**
+ * The 3×3 matrix (column-major, as WebGL takes it) from a position relative to `origin` to clip space,
+ * given OpenLayers' coordinate-to-pixel transform `[a, b, c, d, e, f]` (px = a·x + c·y + e,
+ * py = b·x + d·y + f) and the map's size in CSS pixels. The origin is folded in in double precision.
+ */
+export function clipMatrix(
+  toPixel: readonly number[],
+  origin: readonly [number, number],
+  size: readonly [number, number],
+): Float32Array {
+  const [a, b, c, d, e, f] = toPixel as [number, number, number, number, number, number]
+  const [ox, oy] = origin
+  const [w, h] = size
+  return new Float32Array([
+    (a * 2) / w,
+    (-b * 2) / h,
+    0,
+    (c * 2) / w,
+    (-d * 2) / h,
+    0,
+    ((a * ox + c * oy + e) * 2) / w - 1,
+    1 - ((b * ox + d * oy + f) * 2) / h,
+    1,
+  ])
+}

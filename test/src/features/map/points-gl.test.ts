@@ -1,0 +1,131 @@
+import { fromLonLat } from 'ol/proj'
+import { describe, expect, it } from 'vitest'
+import { clipMatrix, packPositions, pointColours, rgbOf } from '../../../../src/features/map/points-gl'
+
+const look = { stroke: '#ffffff', strokeWidth: 1, pointSize: 5, fillOpacity: 1 }
+
+/** A position relative to the origin through the column-major 3×3 matrix. */
+function apply(m: Float32Array, x: number, y: number): [number, number] {
+  return [m[0]! * x + m[3]! * y + m[6]!, m[1]! * x + m[4]! * y + m[7]!]
+}
+
+describe('the points packed for the GPU', () => {
+  it('are the Web Mercator positions OpenLayers uses, relative to the first point kept', () => {
+    const lonLat = new Float64Array([77.2, 28.6, 72.87, 19.07, 88.36, 22.57])
+    const packed = packPositions(lonLat, () => true)
+    expect(packed.count).toBe(3)
+    const first = fromLonLat([77.2, 28.6])
+    expect(packed.origin[0]).toBeCloseTo(first[0]!, 6)
+    expect(packed.origin[1]).toBeCloseTo(first[1]!, 6)
+    for (let i = 0; i < 3; i++) {
+      const expected = fromLonLat([lonLat[2 * i]!, lonLat[2 * i + 1]!])
+      // Float32 relative to the origin: well under a metre across a country.
+      expect(Math.abs(packed.positions[2 * i]! + packed.origin[0] - expected[0]!)).toBeLessThan(0.5)
+      expect(Math.abs(packed.positions[2 * i + 1]! + packed.origin[1] - expected[1]!)).toBeLessThan(0.5)
+    }
+    expect([...packed.indices]).toEqual([0, 1, 2])
+  })
+
+  it('skip rows without a point and rows the filter hides, and say which rows they are', () => {
+    const lonLat = new Float64Array([NaN, NaN, 10, 20, 11, 21, 12, 22])
+    const packed = packPositions(lonLat, (i) => i !== 2)
+    expect(packed.count).toBe(2)
+    expect([...packed.indices]).toEqual([1, 3])
+    expect(packed.positions).toHaveLength(4)
+    const second = fromLonLat([12, 22])
+    expect(packed.positions[2]! + packed.origin[0]).toBeCloseTo(second[0]!, 0)
+  })
+
+  it('clamp latitudes to Web Mercator’s range as OpenLayers does, and pack nothing from nothing', () => {
+    const pole = packPositions(new Float64Array([0, 90]), () => true)
+    expect(Number.isFinite(pole.origin[1])).toBe(true)
+    expect(pole.origin[1]).toBeCloseTo(fromLonLat([0, 85.0511287798])[1]!, 3)
+    const none = packPositions(new Float64Array(0), () => true)
+    expect(none.count).toBe(0)
+    expect(none.origin).toEqual([0, 0])
+  })
+})
+
+describe('the colour of each point', () => {
+  it('reads hex colours, short and long', () => {
+    expect(rgbOf('#c026d3')).toEqual([192, 38, 211])
+    expect(rgbOf('#fff')).toEqual([255, 255, 255])
+  })
+
+  it('is one colour for the whole layer with a single symbol (none per point)', () => {
+    expect(
+      pointColours({ kind: 'single', fill: '#c026d3', ...look }, new Uint32Array([0, 1]), () => 'x'),
+    ).toBe(null)
+  })
+
+  it('follows categories by value, other values and missing ones in "other"', () => {
+    const values = ['a', 'b', undefined]
+    const colours = pointColours(
+      {
+        kind: 'categorized',
+        field: 'kind',
+        palette: 'Set2',
+        categories: [{ value: 'a', colour: '#ff0000' }],
+        other: '#000000',
+        ...look,
+      },
+      new Uint32Array([2, 0, 1]),
+      (row) => values[row],
+    )
+    expect([...colours!]).toEqual([0, 0, 0, 255, 255, 0, 0, 255, 0, 0, 0, 255])
+  })
+
+  it('follows graduated classes by their breaks, outside them "other"', () => {
+    const values = ['5', '15', '20', '25', 'n/a']
+    const colours = pointColours(
+      {
+        kind: 'graduated',
+        field: 'n',
+        method: 'quantile',
+        classes: 2,
+        palette: 'Blues',
+        reversed: false,
+        breaks: [0, 10, 20],
+        colours: ['#0000ff', '#00ff00'],
+        other: '#808080',
+        ...look,
+      },
+      new Uint32Array([0, 1, 2, 3, 4]),
+      (row) => values[row],
+    )
+    const rgb = (i: number) => [...colours!.subarray(4 * i, 4 * i + 3)]
+    expect(rgb(0)).toEqual([0, 0, 255])
+    expect(rgb(1)).toEqual([0, 255, 0])
+    // The last break closes the last class.
+    expect(rgb(2)).toEqual([0, 255, 0])
+    expect(rgb(3)).toEqual([128, 128, 128])
+    expect(rgb(4)).toEqual([128, 128, 128])
+  })
+})
+
+describe('the matrix from the map to the screen', () => {
+  // A view centred at (cx, cy) with `res` metres a pixel on a w × h map, as OpenLayers' frame gives it.
+  const [cx, cy, res, w, h] = [8_600_000, 2_500_000, 1_000, 800, 600]
+  const toPixel = [1 / res, 0, 0, -1 / res, -cx / res + w / 2, cy / res + h / 2]
+
+  it('puts the view’s centre in the middle and its corners at the clip corners', () => {
+    const origin: [number, number] = [8_000_000, 2_000_000]
+    const m = clipMatrix(toPixel, origin, [w, h])
+    const centre = apply(m, cx - origin[0], cy - origin[1])
+    expect(centre[0]).toBeCloseTo(0, 5)
+    expect(centre[1]).toBeCloseTo(0, 5)
+    // Top left of the map: x west of the centre, y north of it; clip y runs up.
+    const topLeft = apply(m, cx - (w / 2) * res - origin[0], cy + (h / 2) * res - origin[1])
+    expect(topLeft[0]).toBeCloseTo(-1, 5)
+    expect(topLeft[1]).toBeCloseTo(1, 5)
+  })
+
+  it('turns with a rotated view as its pixels do', () => {
+    // A quarter turn: map x runs down the screen.
+    const turned = [0, 1 / res, 1 / res, 0, w / 2, h / 2]
+    const m = clipMatrix(turned, [0, 0], [w, h])
+    const p = apply(m, 100 * res, 0)
+    expect(p[0]).toBeCloseTo(0, 5)
+    expect(p[1]).toBeCloseTo(-(100 * 2) / h, 5)
+  })
+})
