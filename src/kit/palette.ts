@@ -43,8 +43,16 @@ export const MAP_PALETTE = {
   routeSlow: '#b91c1c',
 } as const
 
+/** `#rrggbb` (or `#rgb`) as 0–255 components. */
+export function rgbOf(hex: string): [number, number, number] {
+  const h = hex.replace('#', '')
+  const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h.slice(0, 6)
+  const n = Number.parseInt(full, 16)
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255]
+}
+
 /** `#rrggbb` with an alpha, as OpenLayers' fills want it. */
 export function withAlpha(hex: string, alpha: number): string {
-  const n = Number.parseInt(hex.slice(1), 16)
-  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`
+  const [r, g, b] = rgbOf(hex)
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`
 }

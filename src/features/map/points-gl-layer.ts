@@ -1,6 +1,7 @@
 import Layer from 'ol/layer/Layer'
 import type { FrameState } from 'ol/Map'
-import { clipMatrix, rgbOf } from './points-gl'
+import { rgbOf } from '../../kit/palette'
+import { clipMatrix } from './points-gl'
 
 /**
  * A map layer that draws many points straight from typed arrays with WebGL (`gl.POINTS`, one vertex per

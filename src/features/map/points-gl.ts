@@ -1,4 +1,5 @@
 import type { LayerSymbol } from '@contract/index'
+import { rgbOf } from '../../kit/palette'
 import { classOf, numberOf } from '../layers/symbology'
 
 /**
@@ -48,14 +49,6 @@ export function packPositions(
     origin: [Number.isNaN(ox) ? 0 : ox, Number.isNaN(oy) ? 0 : oy],
     count,
   }
-}
-
-/** '#rrggbb' (or '#rgb') as 0–255 components. */
-export function rgbOf(hex: string): [number, number, number] {
-  const h = hex.replace('#', '')
-  const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h.slice(0, 6)
-  const n = parseInt(full, 16)
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255]
 }
 
 /**

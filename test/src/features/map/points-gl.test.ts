@@ -1,6 +1,7 @@
 import { fromLonLat } from 'ol/proj'
 import { describe, expect, it } from 'vitest'
-import { clipMatrix, packPositions, pointColours, rgbOf } from '../../../../src/features/map/points-gl'
+import { rgbOf } from '../../../../src/kit/palette'
+import { clipMatrix, packPositions, pointColours } from '../../../../src/features/map/points-gl'
 
 const look = { stroke: '#ffffff', strokeWidth: 1, pointSize: 5, fillOpacity: 1 }
 
