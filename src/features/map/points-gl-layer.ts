@@ -1,7 +1,7 @@
 import Layer from 'ol/layer/Layer'
 import type { FrameState } from 'ol/Map'
 import { rgbOf } from '../../kit/palette'
-import { clipMatrix } from './points-gl'
+import { clipMatrix, thinPoints } from './points-gl'
 
 /**
  * A map layer that draws many points straight from typed arrays with WebGL (`gl.POINTS`, one vertex per
@@ -9,8 +9,15 @@ import { clipMatrix } from './points-gl'
  * per-feature buffer building, so a million points are one upload of 8 MB of positions (and 4 MB of colours
  * when a categorized or graduated style colours them one by one). The map's pan, zoom and rotation are a
  * 3×3 matrix per frame. Positions are EPSG:3857 relative to an origin (float32 keeps sub-metre precision),
- * made by `packPositions`; colours by `pointColours`.
+ * made by `packPositions`; colours by `pointColours`. From `THIN_FROM` points on, each view draws only the
+ * points not hidden under a later one (`thinPoints`, as an index buffer), chosen again when the zoom,
+ * rotation or size changes or the map is panned by more than half a view.
  */
+
+/** From this many points on, a frame draws the points `thinPoints` keeps. */
+export const THIN_FROM = 100_000
+/** The square (CSS pixels) in which only the last point is drawn. */
+const THIN_CELL = 2
 
 export interface PointsLook {
   /** Fill colour of points without a colour of their own (single symbol), '#rrggbb'. */
@@ -71,6 +78,13 @@ export class PointsGlLayer extends Layer {
   private colours: Uint8Array | null = null
   private origin: [number, number] = [0, 0]
   private uploaded = true
+  private indexBuffer: WebGLBuffer | null = null
+  private uintIndices = false
+  /** The view the index buffer was chosen for, and how many points it holds. */
+  private thinnedFor = ''
+  private thinnedAt: [number, number] = [NaN, NaN]
+  private thinned = 0
+  private drawn = 0
   private look: PointsLook = { fill: '#ff00ff', fillOpacity: 1, radius: 5, strokeWidth: 1, stroke: '#ffffff' }
 
   constructor(options: { properties?: Record<string, unknown>; visible?: boolean } = {}) {
@@ -87,6 +101,7 @@ export class PointsGlLayer extends Layer {
     this.origin = origin
     this.colours = colours
     this.uploaded = false
+    this.thinnedFor = ''
     this.changed()
   }
 
@@ -104,6 +119,11 @@ export class PointsGlLayer extends Layer {
 
   get count(): number {
     return this.positions.length / 2
+  }
+
+  /** How many points the last frame drew (fewer than `count` when thinned or out of view). */
+  get drawnCount(): number {
+    return this.drawn
   }
 
   private context(): WebGLRenderingContext | null {
@@ -125,6 +145,8 @@ export class PointsGlLayer extends Layer {
     this.program = program
     this.positionBuffer = gl.createBuffer()
     this.colourBuffer = gl.createBuffer()
+    this.indexBuffer = gl.createBuffer()
+    this.uintIndices = gl.getExtension('OES_element_index_uint') !== null
     return gl
   }
 
@@ -147,6 +169,7 @@ export class PointsGlLayer extends Layer {
     gl.clearColor(0, 0, 0, 0)
     gl.clear(gl.COLOR_BUFFER_BIT)
     const count = this.count
+    this.drawn = 0
     if (count === 0) return this.container
     const program = this.program
     gl.useProgram(program)
@@ -170,11 +193,8 @@ export class PointsGlLayer extends Layer {
     const { radius, strokeWidth } = this.look
     const outer = (radius + Math.max(0, strokeWidth)) * ratio
     const [sr, sg, sb] = rgbOf(this.look.stroke)
-    gl.uniformMatrix3fv(
-      gl.getUniformLocation(program, 'u_matrix'),
-      false,
-      clipMatrix(frameState.coordinateToPixelTransform, this.origin, [w, h]),
-    )
+    const matrix = clipMatrix(frameState.coordinateToPixelTransform, this.origin, [w, h])
+    gl.uniformMatrix3fv(gl.getUniformLocation(program, 'u_matrix'), false, matrix)
     // Two more pixels than the circle, for its smoothed edge.
     const size = 2 * outer + 2
     gl.uniform1f(gl.getUniformLocation(program, 'u_size'), size)
@@ -184,7 +204,26 @@ export class PointsGlLayer extends Layer {
     gl.uniform4f(gl.getUniformLocation(program, 'u_stroke'), sr / 255, sg / 255, sb / 255, 1)
     gl.enable(gl.BLEND)
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
-    gl.drawArrays(gl.POINTS, 0, count)
+    if (count >= THIN_FROM && this.uintIndices) {
+      const view = frameState.viewState
+      const key = `${view.resolution}|${view.rotation}|${width}|${height}`
+      const [cx, cy] = view.center as [number, number]
+      const half = 0.5 * Math.min(w, h) * view.resolution
+      const moved = !(Math.abs(cx - this.thinnedAt[0]) <= half && Math.abs(cy - this.thinnedAt[1]) <= half)
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indexBuffer)
+      if (key !== this.thinnedFor || moved) {
+        const indices = thinPoints(this.positions, matrix, width, height, THIN_CELL * ratio)
+        gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.DYNAMIC_DRAW)
+        this.thinnedFor = key
+        this.thinnedAt = [cx, cy]
+        this.thinned = indices.length
+      }
+      gl.drawElements(gl.POINTS, this.thinned, gl.UNSIGNED_INT, 0)
+      this.drawn = this.thinned
+    } else {
+      gl.drawArrays(gl.POINTS, 0, count)
+      this.drawn = count
+    }
     return this.container
   }
 
@@ -193,6 +232,7 @@ export class PointsGlLayer extends Layer {
     if (gl) {
       gl.deleteBuffer(this.positionBuffer)
       gl.deleteBuffer(this.colourBuffer)
+      gl.deleteBuffer(this.indexBuffer)
       gl.deleteProgram(this.program)
       gl.getExtension('WEBGL_lose_context')?.loseContext()
     }

@@ -109,3 +109,53 @@ export function clipMatrix(
     1,
   ])
 }
+
+/**
+ * Which points to draw in a frame, when there are many: a point hidden under a later one in the same
+ * `cell` × `cell` device-pixel square is left out (the later one is drawn over it anyway; what could still
+ * show of it is a sliver at most `cell`·√2 px wide), and so is a point more than one map width or height
+ * outside the view (a pan of up to half a view needs no new selection). Drawing order is kept. In software
+ * WebGL (no GPU: a virtual desktop, CI) every point drawn costs about a microsecond and a large circle
+ * several: a million points in a country view become about the map's pixels over `cell`², a few hundred
+ * thousand at most, so a frame takes a fraction of the time (docs/decisions/011 §3).
+ *
+ * `matrix` is `clipMatrix`'s; `width`, `height` the drawing buffer's size in device pixels.
+ */
+export function thinPoints(
+  positions: Float32Array,
+  matrix: Float32Array,
+  width: number,
+  height: number,
+  cell: number,
+): Uint32Array {
+  const count = positions.length / 2
+  const cols = Math.ceil((3 * width) / cell)
+  const rows = Math.ceil((3 * height) / cell)
+  const owner = new Int32Array(cols * rows).fill(-1)
+  const [m0, m1, , m3, m4, , m6, m7] = matrix as unknown as number[]
+  // Clip space to the cell grid over the view and one view's margin round it.
+  const sx = (0.5 * width) / cell
+  const sy = (0.5 * height) / cell
+  const ox = (1.5 * width) / cell
+  const oy = (1.5 * height) / cell
+  for (let i = 0; i < count; i++) {
+    const x = positions[2 * i]!
+    const y = positions[2 * i + 1]!
+    const gx = Math.floor((m0! * x + m3! * y + m6!) * sx + ox)
+    const gy = Math.floor(oy - (m1! * x + m4! * y + m7!) * sy)
+    if (gx < 0 || gy < 0 || gx >= cols || gy >= rows) continue
+    owner[gy * cols + gx] = i
+  }
+  const keep = new Uint8Array(count)
+  let kept = 0
+  for (let c = 0; c < owner.length; c++) {
+    const i = owner[c]!
+    if (i >= 0) {
+      keep[i] = 1
+      kept++
+    }
+  }
+  const out = new Uint32Array(kept)
+  for (let i = 0, k = 0; i < count; i++) if (keep[i] === 1) out[k++] = i
+  return out
+}

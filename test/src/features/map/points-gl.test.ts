@@ -1,7 +1,7 @@
 import { fromLonLat } from 'ol/proj'
 import { describe, expect, it } from 'vitest'
 import { rgbOf } from '../../../../src/kit/palette'
-import { clipMatrix, packPositions, pointColours } from '../../../../src/features/map/points-gl'
+import { clipMatrix, packPositions, pointColours, thinPoints } from '../../../../src/features/map/points-gl'
 
 const look = { stroke: '#ffffff', strokeWidth: 1, pointSize: 5, fillOpacity: 1 }
 
@@ -128,5 +128,41 @@ describe('the matrix from the map to the screen', () => {
     const p = apply(m, 100 * res, 0)
     expect(p[0]).toBeCloseTo(0, 5)
     expect(p[1]).toBeCloseTo(-(100 * 2) / h, 5)
+  })
+})
+
+describe('the points a crowded frame draws', () => {
+  // One map unit a pixel, the origin in the top left corner of a 100 × 50 map.
+  const [w, h] = [100, 50]
+  const m = clipMatrix([1, 0, 0, -1, 0, 0], [0, 0], [w, h])
+  const at = (...xy: number[]) => new Float32Array(xy.map((v, i) => (i % 2 ? -v : v)))
+
+  it('leave out a point under a later one in the same square, in drawing order', () => {
+    // Pixels (10.2, 10.2), (30, 5), (10.9, 10.9) — the third covers the first — and (31, 6) in another square.
+    const kept = thinPoints(at(10.2, 10.2, 30, 5, 10.9, 10.9, 32.5, 6), m, w, h, 2)
+    expect([...kept]).toEqual([1, 2, 3])
+  })
+
+  it('keep every point when none share a square', () => {
+    const kept = thinPoints(at(1, 1, 5, 5, 9, 9, 99, 49), m, w, h, 2)
+    expect([...kept]).toEqual([0, 1, 2, 3])
+  })
+
+  it('keep points up to a view’s width and height outside the view, not further', () => {
+    // Left of the view by 60 px, below it by 40 px (kept); right of it by 150 px, above it by 80 px (not).
+    const kept = thinPoints(at(-60, 10, 50, 90, 250, 10, 50, -80), m, w, h, 2)
+    expect([...kept]).toEqual([0, 1])
+  })
+
+  it('bound what a million points in one view cost to the view’s squares', () => {
+    const n = 1_000_000
+    const positions = new Float32Array(2 * n)
+    for (let i = 0; i < n; i++) {
+      positions[2 * i] = ((i * 7919) % 10_007) / 100.07
+      positions[2 * i + 1] = -((i * 104_729) % 10_009) / 200.18
+    }
+    const kept = thinPoints(positions, m, w, h, 2)
+    expect(kept.length).toBeLessThanOrEqual((w / 2) * (h / 2))
+    expect(kept.length).toBeGreaterThan(0.9 * (w / 2) * (h / 2))
   })
 })
