@@ -50,7 +50,17 @@ export async function serviceProcess(
   const child: ChildProcess = fork(
     fileURLToPath(import.meta.url),
     ['--serve', dir, JSON.stringify(options)],
-    { execArgv: ['--import', 'tsx'], stdio: 'inherit' },
+    {
+      // GEO_BENCH_CPU_PROF=DIR: a CPU profile of the service's process and its workers, written at its end.
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.GEO_BENCH_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.GEO_BENCH_CPU_PROF}`]
+          : []),
+      ],
+      stdio: 'inherit',
+    },
   )
   const started = await new Promise<Omit<ServiceProcess, 'close'>>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Omit<ServiceProcess, 'close'>))

@@ -887,13 +887,13 @@ export function writeResultRows(
   })
   const empty = utf8.encode('""')
   const rowEnd = utf8.encode(columns.length > 0 ? '}' : '{}')
-  const comma = utf8.encode(',')
   const n = pairs.length
   for (let i = 0; i < n; i++) {
-    if (i > 0) out.bytes(comma)
+    if (i > 0) out.byte(0x2c)
     const s = pairs.source(i)
     const r = pairs.reference(i)
-    for (const c of columns) {
+    for (let k = 0; k < columns.length; k++) {
+      const c = columns[k]!
       out.bytes(c.key)
       const at = c.fromSource ? s : r
       const feature = at >= 0 ? c.table?.features[at] : undefined
@@ -908,8 +908,16 @@ export function writeResultRows(
           value = c.memo[at] = utf8.encode(literal)
         }
         out.bytes(value)
-      } else if (c.geometry) out.string(wkt(feature.geometry))
-      else writeText(out, feature.properties[c.name])
+      } else if (c.geometry) {
+        // A point's WKT is written here as GEOS writes it, when its coordinates allow (nearly always).
+        const g = feature.geometry
+        if (!(
+          g?.type === 'Point' &&
+          g.coordinates.length >= 2 &&
+          out.pointWkt(g.coordinates[0]!, g.coordinates[1]!)
+        ))
+          out.string(wkt(g))
+      } else writeText(out, feature.properties[c.name])
     }
     out.bytes(rowEnd)
   }

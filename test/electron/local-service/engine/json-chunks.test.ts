@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { destroy, loadGeos, toGeos, toWkt } from '../../../../electron/local-service/engine/geos'
 import { JsonChunkWriter } from '../../../../electron/local-service/engine/json-chunks'
+import { mulberry32 } from '../../../../bench/join-data'
 
 /** Everything written, decoded, plus the chunk sizes seen. */
 function collect(chunkSize: number, write: (out: JsonChunkWriter) => void) {
@@ -75,5 +77,85 @@ describe('JsonChunkWriter', () => {
     for (let i = 0; i < 100; i++) out.string(`row ${i}`)
     out.flush()
     expect(buffers.size).toBeGreaterThan(10)
+  })
+
+  it('copies encoded bytes of any length, across chunk boundaries', () => {
+    const parts = [1, 2, 31, 32, 33, 100, 5000].map((n) =>
+      Uint8Array.from({ length: n }, (_, i) => 0x61 + (i % 26)),
+    )
+    for (const size of [8, 64, 1 << 18]) {
+      const { text } = collect(size, (out) => {
+        for (const p of parts) out.bytes(p)
+        out.byte(0x2c)
+      })
+      expect(text).toBe(parts.map((p) => Buffer.from(p).toString('latin1')).join('') + ',')
+    }
+  })
+
+  it("writes a point's WKT exactly as the GEOS WKT writer does, or leaves it to GEOS", async () => {
+    const geos = await loadGeos()
+    const geosText = (x: number, y: number) => {
+      const ptr = toGeos(geos, { type: 'Point', coordinates: [x, y] })
+      try {
+        return toWkt(geos, ptr)
+      } finally {
+        destroy(geos, ptr)
+      }
+    }
+    const random = mulberry32(11)
+    const values: number[] = [
+      0,
+      -0,
+      1,
+      -1,
+      180,
+      -180,
+      90,
+      -90,
+      0.1 + 0.2,
+      1e-4,
+      9.999e-5,
+      1e-5,
+      1e-7,
+      1e15,
+      1e16,
+      1e17,
+      1e21,
+      123456789012345.6,
+      1.0000000000000002,
+      100.00000000000001,
+      0.14565753411608284,
+      2 ** 53,
+      NaN,
+      Infinity,
+      -Infinity,
+      Number.MIN_VALUE,
+      Number.MAX_VALUE,
+    ]
+    for (let i = 0; i < 20_000; i++) {
+      // Every magnitude from 1e-9 to 1e17, with 0 to 17 decimals kept.
+      let v = (random() * 2 - 1) * 10 ** (Math.floor(random() * 27) - 9)
+      if (random() < 0.6)
+        v = Math.round(v * 10 ** Math.floor(random() * 18)) / 10 ** Math.floor(random() * 18)
+      values.push(v)
+    }
+    let written = 0
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i]!
+      const y = values[(i * 7 + 3) % values.length]!
+      const { text } = collect(64, (out) => {
+        if (out.pointWkt(x, y)) written++
+      })
+      // Either exactly what GEOS writes, or nothing (the caller then asks GEOS).
+      if (text !== '') expect(JSON.parse(text), `${x} ${y}`).toBe(geosText(x, y))
+    }
+    // Longitudes and latitudes as datasets hold them always take the direct path.
+    for (let i = 0; i < 2_000; i++) {
+      const x = Math.round((random() * 360 - 180) * 1e7) / 1e7
+      const y = Math.round((random() * 180 - 90) * 1e9) / 1e9
+      const { text } = collect(64, (out) => expect(out.pointWkt(x, y)).toBe(true))
+      expect(JSON.parse(text)).toBe(geosText(x, y))
+    }
+    expect(written).toBeGreaterThan(values.length / 4)
   })
 })
