@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { promises as fs } from 'node:fs'
+import { promises as fs, readFileSync } from 'node:fs'
 import path from 'node:path'
 import Flatbush from 'flatbush'
 import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
@@ -98,6 +98,42 @@ export function buildIndex(features: readonly DatasetFeature[]): Flatbush {
   return index
 }
 
+/** A dataset's features and index from its files' bytes (the data file's, or why it could not be read). */
+function decodeDataset(
+  manifest: DatasetManifest,
+  data: Uint8Array | Error,
+  indexBytes: Buffer | undefined,
+): { manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush } {
+  let features: DatasetFeature[]
+  try {
+    if (data instanceof Error) throw data
+    const read = readFlatGeobuf(data)
+    const bad = read.features.findIndex((f) => f.problem)
+    if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
+    features = read.features
+  } catch (error) {
+    throw new WorkspaceError(
+      'corrupt',
+      `The data of dataset "${manifest.name}" is damaged: ${(error as Error).message}`,
+    )
+  }
+  let index: Flatbush
+  try {
+    if (!indexBytes) throw new Error('no index file')
+    // The file's own buffer when the bytes fill it (a large read), else a copy of them.
+    const whole = indexBytes.byteOffset === 0 && indexBytes.byteLength === indexBytes.buffer.byteLength
+    index = Flatbush.from(
+      whole
+        ? (indexBytes.buffer as ArrayBuffer)
+        : indexBytes.buffer.slice(indexBytes.byteOffset, indexBytes.byteOffset + indexBytes.byteLength),
+    )
+    if (index.numItems !== Math.max(1, features.length)) index = buildIndex(features)
+  } catch {
+    index = buildIndex(features)
+  }
+  return { manifest, features, index }
+}
+
 /** A dataset written but not yet visible: its staging folder and manifest. */
 export interface StagedDataset {
   dir: string
@@ -165,32 +201,57 @@ export class Workspace {
     return JSON.parse(text) as DatasetManifest
   }
 
+  /**
+   * `manifest`, read synchronously: one small local file, for a caller that waits for it anyway (a pool
+   * worker's job, a request deciding its lane). An asynchronous read costs four thread-pool round trips,
+   * about 0.45 ms against 0.015 ms here.
+   */
+  manifestSync(name: string): DatasetManifest {
+    const file = path.join(this.datasetDir(name), MANIFEST)
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch {
+      throw new WorkspaceError('not-found', `No dataset named "${name}" in the workspace`)
+    }
+    return JSON.parse(text) as DatasetManifest
+  }
+
   async read(
     name: string,
   ): Promise<{ manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush }> {
     const manifest = await this.manifest(name)
     const dir = this.datasetDir(manifest.name)
-    let features: DatasetFeature[]
+    let data: Uint8Array | Error
     try {
-      const read = readFlatGeobuf(new Uint8Array(await fs.readFile(path.join(dir, DATA))))
-      const bad = read.features.findIndex((f) => f.problem)
-      if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
-      features = read.features
+      data = new Uint8Array(await fs.readFile(path.join(dir, DATA)))
     } catch (error) {
-      throw new WorkspaceError(
-        'corrupt',
-        `The data of dataset "${manifest.name}" is damaged: ${(error as Error).message}`,
-      )
+      data = error as Error
     }
-    let index: Flatbush
+    const index = await fs.readFile(path.join(dir, INDEX)).catch(() => undefined)
+    return decodeDataset(manifest, data, index)
+  }
+
+  /**
+   * `read`, synchronously: for a pool worker, whose job waits for the files anyway (and which a promise
+   * read would make wait for the thread pool, chunk by chunk).
+   */
+  readSync(name: string): { manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush } {
+    const manifest = this.manifestSync(name)
+    const dir = this.datasetDir(manifest.name)
+    let data: Uint8Array | Error
     try {
-      const buffer = await fs.readFile(path.join(dir, INDEX))
-      index = Flatbush.from(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength))
-      if (index.numItems !== Math.max(1, features.length)) index = buildIndex(features)
-    } catch {
-      index = buildIndex(features)
+      data = new Uint8Array(readFileSync(path.join(dir, DATA)))
+    } catch (error) {
+      data = error as Error
     }
-    return { manifest, features, index }
+    let index: Buffer | undefined
+    try {
+      index = readFileSync(path.join(dir, INDEX))
+    } catch {
+      index = undefined
+    }
+    return decodeDataset(manifest, data, index)
   }
 
   /** A fresh staging folder path for a dataset being written (named so a start-up sweep knows it). */
