@@ -3,6 +3,7 @@ import * as flatbuffers from 'flatbuffers'
 import type { ColumnMeta } from 'flatgeobuf/lib/mjs/column-meta.js'
 import { ColumnType } from 'flatgeobuf/lib/mjs/flat-geobuf/column-type.js'
 import { Feature } from 'flatgeobuf/lib/mjs/flat-geobuf/feature.js'
+import { Geometry as FgbGeometry } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry.js'
 import { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js'
 import { parseProperties } from 'flatgeobuf/lib/mjs/generic/feature.js'
 import { buildGeometry } from 'flatgeobuf/lib/mjs/generic/geometry.js'
@@ -221,6 +222,182 @@ function fieldType(type: ColumnType): FieldType {
   return 'number'
 }
 
+const textDecoder = new TextDecoder()
+
+/** Text of `n` bytes from `from`, cut at `end`: Latin-1 when all ASCII (the same characters), else UTF-8. */
+function textAt(bytes: Uint8Array, text: Buffer, end: number, from: number, n: number): string {
+  const stop = Math.min(end, from + n)
+  if (stop <= from) return ''
+  for (let i = from; i < stop; i++)
+    if (bytes[i]! >= 0x80) return textDecoder.decode(bytes.subarray(from, stop))
+  return text.toString('latin1', from, stop)
+}
+
+/**
+ * The properties of a feature by column index, read as the flatgeobuf library's `parseProperties` reads
+ * them (same types, same bounds: numbers may be read past the vector up to the file's end, text is cut at
+ * the vector's end), without its per-feature views and object: `values` gets the value of each column the
+ * feature has (others left as they are). Text that is all ASCII is read as Latin-1 (the same characters;
+ * no BOM can start it), any other through the same TextDecoder.
+ */
+function readPropertyValues(
+  bytes: Uint8Array,
+  text: Buffer,
+  view: DataView,
+  start: number,
+  length: number,
+  columns: readonly ColumnMeta[],
+  values: unknown[],
+): void {
+  const end = start + length
+  let at = start
+  while (at < end) {
+    const i = view.getUint16(at, true)
+    at += 2
+    const column = columns[i]
+    if (!column) throw new TypeError(`Cannot read properties of undefined (reading 'name')`)
+    switch (column.type) {
+      case ColumnType.Bool:
+        values[i] = !!view.getUint8(at)
+        at += 1
+        break
+      case ColumnType.Byte:
+        values[i] = view.getInt8(at)
+        at += 1
+        break
+      case ColumnType.UByte:
+        values[i] = view.getUint8(at)
+        at += 1
+        break
+      case ColumnType.Short:
+        values[i] = view.getInt16(at, true)
+        at += 2
+        break
+      case ColumnType.UShort:
+        values[i] = view.getUint16(at, true)
+        at += 2
+        break
+      case ColumnType.Int:
+        values[i] = view.getInt32(at, true)
+        at += 4
+        break
+      case ColumnType.UInt:
+        values[i] = view.getUint32(at, true)
+        at += 4
+        break
+      case ColumnType.Long:
+        values[i] = Number(view.getBigInt64(at, true))
+        at += 8
+        break
+      case ColumnType.ULong:
+        values[i] = Number(view.getBigUint64(at, true))
+        at += 8
+        break
+      case ColumnType.Float:
+        values[i] = view.getFloat32(at, true)
+        at += 4
+        break
+      case ColumnType.Double:
+        values[i] = view.getFloat64(at, true)
+        at += 8
+        break
+      case ColumnType.DateTime:
+      case ColumnType.String: {
+        const n = view.getUint32(at, true)
+        at += 4
+        values[i] = textAt(bytes, text, end, at, n)
+        at += n
+        break
+      }
+      case ColumnType.Json: {
+        const n = view.getUint32(at, true)
+        at += 4
+        values[i] = JSON.parse(textAt(bytes, text, end, at, n))
+        at += n
+        break
+      }
+      case ColumnType.Binary: {
+        const n = view.getUint32(at, true)
+        at += 4
+        values[i] = bytes.subarray(at, Math.min(end, at + n))
+        at += n
+        break
+      }
+      default:
+        throw new Error(`Unknown type ${column.type}`)
+    }
+  }
+}
+
+/**
+ * Reads a 2D point feature at the ByteBuffer's position straight from its coordinates and its properties by
+ * column index, with one Feature and one Geometry reader for every feature: what the library's
+ * `fromFeature` and the reader's property loop give, without their views and intermediate objects.
+ * `read` returns undefined, having read nothing, for any other feature.
+ */
+class PointReader {
+  private readonly feature = new Feature()
+  private readonly geometry = new FgbGeometry()
+  private readonly text: Buffer
+  private readonly values: unknown[]
+  /** The properties object of a feature with every field in order, each feature's a copy of it. */
+  private readonly template: Record<string, unknown> = {}
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly view: DataView,
+    private readonly bb: flatbuffers.ByteBuffer,
+    private readonly headerType: GeometryType,
+    private readonly columns: readonly ColumnMeta[],
+    private readonly fields: readonly FieldInfo[],
+  ) {
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    this.values = new Array<unknown>(columns.length)
+    for (const f of fields) this.template[f.name] = null
+  }
+
+  read(): FgbFeature | undefined {
+    const bb = this.bb
+    const feature = Feature.getSizePrefixedRootAsFeature(bb, this.feature)
+    const g = feature.geometry(this.geometry)
+    if (!g) return undefined
+    const type = this.headerType === GeometryType.Unknown ? g.type() : this.headerType
+    if (type !== GeometryType.Point || g.xyLength() !== 2 || bb.__offset(g.bb_pos, 8) !== 0) return undefined
+    const coordinates = [g.xy(0)!, g.xy(1)!]
+    const fields = this.fields
+    const values = this.values
+    let properties: Record<string, unknown>
+    try {
+      values.fill(null)
+      const vector = bb.__offset(feature.bb_pos, 6)
+      if (vector && fields.length > 0) {
+        const start = bb.__vector(feature.bb_pos + vector)
+        const length = bb.__vector_len(feature.bb_pos + vector)
+        readPropertyValues(this.bytes, this.text, this.view, start, length, this.columns, values)
+      }
+      properties = { ...this.template }
+      for (let k = 0; k < fields.length; k++) {
+        let v = values[k]
+        if (fields[k]!.type === 'json' && typeof v === 'string') {
+          try {
+            v = JSON.parse(v)
+          } catch {
+            /* keep the text */
+          }
+        }
+        properties[fields[k]!.name] = v
+      }
+    } catch (error) {
+      return {
+        geometry: null,
+        properties: {},
+        problem: `its content could not be decoded (${(error as Error).message.slice(0, 80)})`,
+      }
+    }
+    return { geometry: { type: 'Point', coordinates }, properties }
+  }
+}
+
 /**
  * Read a FlatGeobuf file, trusting nothing it declares: the magic bytes and version, the header's and each
  * feature's FlatBuffers structure (checked before the library reads it), the index size against the bytes
@@ -278,6 +455,11 @@ export function readFlatGeobuf(input: Uint8Array): {
   }
   const features: FgbFeature[] = []
   const headerMeta = { ...header, columns: header.columns ?? [] }
+  // The direct path for 2D points (columns whose names repeat take the library's path).
+  const points =
+    new Set(headerMeta.columns.map((c) => c.name)).size === headerMeta.columns.length
+      ? new PointReader(bytes, view, bb, header.geometryType, headerMeta.columns, fields)
+      : undefined
   while (offset < bytes.length) {
     const id = features.length
     // A feature that follows one of a length not a multiple of 8 (as this module wrote them before it
@@ -296,6 +478,15 @@ export function readFlatGeobuf(input: Uint8Array): {
     }
     const srcBb = aligned ? bb : new flatbuffers.ByteBuffer(src)
     srcBb.setPosition(at)
+    if (aligned && points) {
+      const point = points.read()
+      if (point) {
+        features.push(point)
+        offset += end - at
+        continue
+      }
+      srcBb.setPosition(at)
+    }
     const feature = Feature.getSizePrefixedRootAsFeature(srcBb)
     offset += end - at
     let decoded: { geometry: unknown; properties?: unknown }

@@ -241,7 +241,9 @@ export class Workspace {
     const dir = this.datasetDir(manifest.name)
     let data: Uint8Array | Error
     try {
-      data = new Uint8Array(readFileSync(path.join(dir, DATA)))
+      // A view of the file's bytes, not a copy of them.
+      const file = readFileSync(path.join(dir, DATA))
+      data = new Uint8Array(file.buffer, file.byteOffset, file.byteLength)
     } catch (error) {
       data = error as Error
     }

@@ -42,6 +42,62 @@ describe('FlatGeobuf storage', () => {
   })
 })
 
+describe('FlatGeobuf reading of points', () => {
+  it('reads points exactly as the flatgeobuf library does, every field type, missing values and any text', async () => {
+    const { deserialize } = await import('flatgeobuf/lib/mjs/geojson.js')
+    const texts = [
+      'P1',
+      '',
+      'Pune, महाराष्ट्र',
+      '\ufeffBOM first',
+      'tab\tand "quotes"',
+      'emoji 🌍',
+      'x'.repeat(300),
+    ]
+    const pts: DatasetFeature[] = Array.from({ length: 40 }, (_, i) => ({
+      geometry: { type: 'Point', coordinates: [68 + i / 7, 8 + i / 3] },
+      properties: {
+        s: i % 5 === 4 ? null : texts[i % texts.length]!,
+        n: i % 6 === 5 ? null : i * 1.25 - 3,
+        b: i % 4 === 3 ? null : i % 2 === 0,
+        j: i % 3 === 0 ? { a: [i, 'x'] } : i % 3 === 1 ? null : `"text ${i}"`,
+      },
+    }))
+    pts.push({ geometry: { type: 'Point', coordinates: [70, 20, 5] }, properties: { s: 'with z' } })
+    pts.push({ geometry: null, properties: { s: 'no geometry' } })
+    const fields = [
+      { name: 's', type: 'string' as const },
+      { name: 'n', type: 'number' as const },
+      { name: 'b', type: 'boolean' as const },
+      { name: 'j', type: 'json' as const },
+    ]
+    const bytes = writeFlatGeobuf(pts, fields)
+    const byLibrary: Array<{ geometry: unknown; properties: Record<string, unknown> }> = []
+    for await (const f of deserialize(bytes, {} as never)) byLibrary.push(f as never)
+    const read = readFlatGeobuf(bytes).features
+    expect(read).toHaveLength(pts.length)
+    read.forEach((f, i) => {
+      const lib = byLibrary[i]!
+      // The library's reading, with every field present (null when missing) and JSON text parsed once more.
+      const expected: Record<string, unknown> = {}
+      for (const { name, type } of fields) {
+        let v = lib.properties?.[name] ?? null
+        if (type === 'json' && typeof v === 'string') v = JSON.parse(v)
+        expected[name] = v
+      }
+      expect(f.problem).toBeUndefined()
+      expect(f.properties, `feature ${i}`).toEqual(expected)
+      expect(Object.keys(f.properties)).toEqual(fields.map((x) => x.name))
+      const geometry = lib.geometry as { type: string; geometries?: unknown[] }
+      expect(f.geometry, `feature ${i}`).toEqual(
+        geometry.type === 'GeometryCollection' && geometry.geometries?.length === 0 ? null : geometry,
+      )
+    })
+    expect(read.at(-2)!.geometry).toEqual({ type: 'Point', coordinates: [70, 20, 5] })
+    expect(read[2]!.properties.s).toBe('Pune, महाराष्ट्र')
+  })
+})
+
 describe('FlatGeobuf writing', () => {
   it('writes what the flatgeobuf library itself reads back, every field type and geometry type included', async () => {
     const { deserialize } = await import('flatgeobuf/lib/mjs/geojson.js')
