@@ -3,7 +3,7 @@
  * `node --import tsx bench/join-http-loop.ts [--runs 200] [--only TEXT]` writes the join benchmark's
  * workspace (200,000 points, 20,000 small polygons, 700 districts), starts the local service in a process of
  * its own and sends each query `--runs` times in a row after a warm-up, printing the median, the 10th and
- * 90th percentiles and the answer's size. `GEO_BENCH_CPU_PROF=DIR` profiles the service's process.
+ * 90th percentiles and the answer's size (`--raw`: the answer read as bytes, not parsed). `GEO_BENCH_CPU_PROF=DIR` profiles the service's process.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -20,6 +20,8 @@ const option = (name: string, fallback: string) => {
 }
 const RUNS = Number(option('runs', '200'))
 const ONLY = option('only', '')
+/** --raw: read the answer's bytes without parsing them (the service's share of the time). */
+const RAW = argv.includes('--raw')
 const TOKEN = 'bench-token'
 
 const star = JSON.stringify({
@@ -75,10 +77,10 @@ async function main() {
           },
           body: q.body,
         })
-        const json = (await response.json()) as { result: unknown[] }
+        const body = RAW ? await response.arrayBuffer() : await response.json()
         if (response.status !== 200) throw new Error(`${q.name}: HTTP ${response.status}`)
         if (run >= 0) times.push(performance.now() - start)
-        bytes = JSON.stringify(json).length
+        bytes = RAW ? (body as ArrayBuffer).byteLength : JSON.stringify(body).length
       }
       times.sort((a, b) => a - b)
       const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2)

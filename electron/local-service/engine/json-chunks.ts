@@ -20,6 +20,54 @@ export function geosNumberText(n: number): string | undefined {
 }
 
 /**
+ * Whether `n` is 0, or a number from 1e-4 to 1e6 whose value is k / 10^7 for an integer k: then its shortest
+ * text (JavaScript's, and GEOS's by `geosNumberText`) is k's digits with the point 7 places from the right,
+ * trailing zeros dropped — no shorter decimal lies within an ulp of it, since two decimals of at most 7
+ * places differ by at least 1e-7, far more than an ulp below 1e6.
+ */
+function hasFixed7(n: number): boolean {
+  const a = n < 0 ? -n : n
+  if (n === 0) return true
+  if (!(a >= 1e-4 && a < 1e6)) return false
+  return Math.round(a * 1e7) / 1e7 === a
+}
+
+/** Writes `n` (one `hasFixed7` accepts) as that text into `buf` at `at`; returns the position after it. */
+function writeFixed7(buf: Uint8Array, at: number, n: number): number {
+  if (n === 0) {
+    buf[at] = 0x30
+    return at + 1
+  }
+  if (n < 0) {
+    buf[at++] = 0x2d
+    n = -n
+  }
+  const k = Math.round(n * 1e7)
+  let whole = Math.floor(k / 1e7)
+  let fraction = k - whole * 1e7
+  let digits = 1
+  for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++
+  at += digits
+  for (let i = 1; i <= digits; i++) {
+    buf[at - i] = 0x30 + (whole % 10)
+    whole = Math.floor(whole / 10)
+  }
+  if (fraction === 0) return at
+  let places = 7
+  while (fraction % 10 === 0) {
+    fraction /= 10
+    places--
+  }
+  buf[at++] = 0x2e
+  at += places
+  for (let i = 1; i <= places; i++) {
+    buf[at - i] = 0x30 + (fraction % 10)
+    fraction = Math.floor(fraction / 10)
+  }
+  return at
+}
+
+/**
  * JSON text written straight into UTF-8 byte chunks of a fixed size, each handed to `emit` when full (and
  * the last one on `flush`): no intermediate strings for the common values (ASCII text, integers), and each
  * chunk has a buffer of its own, so it can be transferred to another thread rather than copied.
@@ -135,17 +183,20 @@ export class JsonChunkWriter {
    * `geosNumberText`); returns false, having written nothing, otherwise (the caller asks GEOS).
    */
   pointWkt(x: number, y: number): boolean {
-    const sx = geosNumberText(x)
-    if (sx === undefined) return false
-    const sy = geosNumberText(y)
-    if (sy === undefined) return false
-    this.room(sx.length + sy.length + 11)
+    // Coordinates of at most 7 decimals (what datasets hold) are written digit by digit; others as String(n).
+    let sx: string | undefined
+    let sy: string | undefined
+    if (!hasFixed7(x) && (sx = geosNumberText(x)) === undefined) return false
+    if (!hasFixed7(y) && (sy = geosNumberText(y)) === undefined) return false
+    this.room((sx?.length ?? 16) + (sy?.length ?? 16) + 11)
     const buf = this.buf
     let at = this.pos
     for (let i = 0; i < POINT_OPEN.length; i++) buf[at++] = POINT_OPEN[i]!
-    for (let i = 0; i < sx.length; i++) buf[at++] = sx.charCodeAt(i)
+    if (sx === undefined) at = writeFixed7(buf, at, x)
+    else for (let i = 0; i < sx.length; i++) buf[at++] = sx.charCodeAt(i)
     buf[at++] = 0x20
-    for (let i = 0; i < sy.length; i++) buf[at++] = sy.charCodeAt(i)
+    if (sy === undefined) at = writeFixed7(buf, at, y)
+    else for (let i = 0; i < sy.length; i++) buf[at++] = sy.charCodeAt(i)
     buf[at++] = 0x29
     buf[at++] = 0x22
     this.pos = at

@@ -131,6 +131,18 @@ describe('JsonChunkWriter', () => {
       -Infinity,
       Number.MIN_VALUE,
       Number.MAX_VALUE,
+      // At most 7 decimals: written digit by digit.
+      0.00012,
+      0.0000999,
+      999999.9999999,
+      1e6,
+      123456.1,
+      -0.5,
+      68.0000001,
+      -97.1000001,
+      8.00001,
+      179.9999999,
+      0.1234567,
     ]
     for (let i = 0; i < 20_000; i++) {
       // Every magnitude from 1e-9 to 1e17, with 0 to 17 decimals kept.
