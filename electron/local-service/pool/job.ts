@@ -38,5 +38,12 @@ export interface JobMessage {
 export type WorkerMessage =
   | { id: number; type: 'part'; status: number; bytes: Uint8Array; last: boolean }
   | { id: number; type: 'progress'; progress: JobProgress }
-  | { id: number; type: 'done'; result: unknown; memory: WorkerMemory }
+  | {
+      id: number
+      type: 'done'
+      result: unknown
+      memory: WorkerMemory
+      /** The answer's last part, when the job streamed one: delivered before the job settles. */
+      part?: { status: number; bytes: Uint8Array }
+    }
   | { id: number; type: 'error'; name: string; message: string; memory: WorkerMemory }

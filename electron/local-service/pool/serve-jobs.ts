@@ -22,25 +22,48 @@ export function serveJobs(
     parentPort?.postMessage(message, transfer)
   parentPort?.on('message', (message: JobMessage) => {
     const { id, kind } = message
+    // The last part of a streamed answer travels with the job's end, in one message: the serving thread is
+    // woken once, not twice, at the end of every job (a small join's answer is a single last part).
+    let held: { status: number; bytes: Uint8Array } | undefined
+    const flush = () => {
+      if (!held) return
+      post({ id, type: 'part', ...held, last: true }, [held.bytes.buffer as ArrayBuffer])
+      held = undefined
+    }
     const io: JobIo = {
-      part: (status, bytes, last) =>
-        post({ id, type: 'part', status, bytes, last }, [bytes.buffer as ArrayBuffer]),
-      progress: (progress) => post({ id, type: 'progress', progress }),
+      part: (status, bytes, last) => {
+        flush()
+        if (last) held = { status, bytes }
+        else post({ id, type: 'part', status, bytes, last }, [bytes.buffer as ArrayBuffer])
+      },
+      progress: (progress) => {
+        flush()
+        post({ id, type: 'progress', progress })
+      },
     }
     const handler = kinds[kind] as ((job: unknown, io: JobIo) => Promise<unknown>) | undefined
     const run = handler
       ? handler(message.job, io)
       : Promise.reject(new Error(`no job kind "${kind}" is registered`))
     run.then(
-      (result) => post({ id, type: 'done', result, memory: memory() }),
-      (error: unknown) =>
+      (result) => {
+        const part = held
+        held = undefined
+        post(
+          { id, type: 'done', result, memory: memory(), ...(part ? { part } : {}) },
+          part ? [part.bytes.buffer as ArrayBuffer] : [],
+        )
+      },
+      (error: unknown) => {
+        flush()
         post({
           id,
           type: 'error',
           name: error instanceof Error ? error.name : 'Error',
           message: error instanceof Error ? error.message : String(error),
           memory: memory(),
-        }),
+        })
+      },
     )
   })
 }

@@ -206,6 +206,14 @@ export class WorkerPool {
         return
       case 'done':
         this.stats.lastMemory = message.memory
+        if (message.part) {
+          try {
+            pending.options.onPart?.({ ...message.part, last: true })
+          } catch (error) {
+            this.finish(slot, () => pending.reject(error as Error), this.overBudget(message.memory))
+            return
+          }
+        }
         this.finish(slot, () => pending.resolve(message.result), this.overBudget(message.memory))
         return
       case 'error':
