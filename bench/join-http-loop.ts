@@ -3,7 +3,8 @@
  * `node --import tsx bench/join-http-loop.ts [--runs 200] [--only TEXT]` writes the join benchmark's
  * workspace (200,000 points, 20,000 small polygons, 700 districts), starts the local service in a process of
  * its own and sends each query `--runs` times in a row after a warm-up, printing the median, the 10th and
- * 90th percentiles and the answer's size (`--raw`: the answer read as bytes, not parsed). `GEO_BENCH_CPU_PROF=DIR` profiles the service's process.
+ * 90th percentiles and the answer's size (`--raw`: the answer read as bytes, not parsed; `--trace`: one warm-up
+ * only, and the first runs' times in order). `GEO_BENCH_CPU_PROF=DIR` profiles the service's process.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -67,7 +68,7 @@ async function main() {
       const runs = q.runs ?? RUNS
       const times: number[] = []
       let bytes = 0
-      for (let run = -3; run < runs; run++) {
+      for (let run = argv.includes('--trace') ? -1 : -3; run < runs; run++) {
         const start = performance.now()
         const response = await fetch(url, {
           method: 'POST',
@@ -82,6 +83,13 @@ async function main() {
         if (run >= 0) times.push(performance.now() - start)
         bytes = RAW ? (body as ArrayBuffer).byteLength : JSON.stringify(body).length
       }
+      if (argv.includes('--trace'))
+        console.log(
+          `${q.name}: first runs ${times
+            .slice(0, 12)
+            .map((t) => t.toFixed(1))
+            .join(' ')} ms`,
+        )
       times.sort((a, b) => a - b)
       const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2)
       console.log(
