@@ -40,6 +40,8 @@ const RUNS = option('runs', 5)
  * 2–3× slower), and PostGIS warms its caches the same way. The figures are the steady state.
  */
 const WARMUP = option('warmup', 10)
+/** A full collection between legs, when node runs with --expose-gc (as `npm run bench:join` does). */
+const settle = () => (globalThis as { gc?: () => void }).gc?.()
 const SCALE = option('scale', 1)
 const TOKEN = 'bench-token'
 
@@ -207,43 +209,48 @@ async function main() {
   const workspace = new Workspace(dir)
   for (const [name, features] of Object.entries(data))
     await workspace.create(name, features, { source: 'bench' })
-  const tables: Record<string, FeatureTable> = {}
-  for (const name of Object.keys(data)) {
-    const { manifest, features, index } = await workspace.read(name)
-    tables[name] = { name, features, index, fields: manifest.fields.map((f) => f.name) }
-  }
-  const geos = await loadGeos()
-  const idOf = (t: FeatureTable, i: number) => t.features[i]!.properties.id as number
+  // Engine only, in a function of its own: its tables are garbage before the HTTP and PostGIS legs, and a
+  // collection between legs keeps either from timing this process's collection of the one before.
+  const engine = await (async () => {
+    const tables: Record<string, FeatureTable> = {}
+    for (const name of Object.keys(data)) {
+      const { manifest, features, index } = await workspace.read(name)
+      tables[name] = { name, features, index, fields: manifest.fields.map((f) => f.name) }
+    }
+    const geos = await loadGeos()
+    const idOf = (t: FeatureTable, i: number) => t.features[i]!.properties.id as number
 
-  // Engine only.
-  const engine: Record<string, { ms: number; rows: string[] }> = {}
-  for (const q of queries) {
-    const source = tables[q.params.datasetSource]!
-    const times: number[] = []
-    let pairs = new PairList()
-    for (let run = 1 - WARMUP; run <= RUNS; run++) {
-      const start = performance.now()
-      const ref = q.user
-        ? tableFromFeatures('user geometry', [{ geometry: q.user, properties: {} } as DatasetFeature])
-        : q.params.datasetRef
-          ? tables[q.params.datasetRef]!
-          : undefined
-      pairs = runJoin(geos, {
-        params: q.params,
-        source,
-        ref,
-        refIsUserGeometry: !!q.user,
-        rowCap: 10_000_000,
-      }).pairs
-      if (run > 0) times.push(performance.now() - start)
+    const engine: Record<string, { ms: number; rows: string[] }> = {}
+    for (const q of queries) {
+      const source = tables[q.params.datasetSource]!
+      const times: number[] = []
+      let pairs = new PairList()
+      for (let run = 1 - WARMUP; run <= RUNS; run++) {
+        const start = performance.now()
+        const ref = q.user
+          ? tableFromFeatures('user geometry', [{ geometry: q.user, properties: {} } as DatasetFeature])
+          : q.params.datasetRef
+            ? tables[q.params.datasetRef]!
+            : undefined
+        pairs = runJoin(geos, {
+          params: q.params,
+          source,
+          ref,
+          refIsUserGeometry: !!q.user,
+          rowCap: 10_000_000,
+        }).pairs
+        if (run > 0) times.push(performance.now() - start)
+      }
+      if (flag('trace')) console.log(`engine ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
+      const ref = q.user || !q.params.datasetRef ? undefined : tables[q.params.datasetRef]
+      engine[q.name] = {
+        ms: median(times),
+        rows: pairKey(pairs.toArray().map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
+      }
     }
-    if (flag('trace')) console.log(`engine ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
-    const ref = q.user || !q.params.datasetRef ? undefined : tables[q.params.datasetRef]
-    engine[q.name] = {
-      ms: median(times),
-      rows: pairKey(pairs.toArray().map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
-    }
-  }
+    return engine
+  })()
+  settle()
 
   // End to end over HTTP.
   // The service in a process of its own, as the desktop app runs it (and as PostGIS runs beside the bench).
@@ -282,6 +289,7 @@ async function main() {
     http[q.name] = { ms: median(times), rows }
   }
   await service.close()
+  settle()
 
   // PostGIS, same data, same queries.
   const postgis: Record<string, { ms: number; rows: string[] }> = {}
