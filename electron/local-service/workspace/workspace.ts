@@ -190,6 +190,20 @@ export class Workspace {
     return all.find((m) => m.name === name) ?? all.find((m) => m.name.toLowerCase() === name.toLowerCase())
   }
 
+  /**
+   * The manifest of the dataset a request names: the exact name's, read directly (one small file), else
+   * `find`'s, letter case aside (which reads every manifest).
+   */
+  async manifestFor(name: string): Promise<DatasetManifest | undefined> {
+    try {
+      const manifest = this.manifestSync(name)
+      if (manifest.name === name) return manifest
+    } catch {
+      // Not under this exact name (or not a valid name): look through the workspace.
+    }
+    return this.find(name)
+  }
+
   async manifest(name: string): Promise<DatasetManifest> {
     const file = path.join(this.datasetDir(name), MANIFEST)
     let text: string
