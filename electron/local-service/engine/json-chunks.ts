@@ -32,6 +32,21 @@ function hasFixed7(n: number): boolean {
   return Math.round(a * 1e7) / 1e7 === a
 }
 
+/**
+ * Writes the non-negative integer `v` in `places` digits (its own count when not given; leading zeros
+ * otherwise) into `buf` at `at`; returns the position after them.
+ */
+function writeDigits(buf: Uint8Array, at: number, v: number, places?: number): number {
+  let digits = places ?? 1
+  if (places === undefined) for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++
+  at += digits
+  for (let i = 1; i <= digits; i++) {
+    buf[at - i] = 0x30 + (v % 10)
+    v = Math.floor(v / 10)
+  }
+  return at
+}
+
 /** Writes `n` (one `hasFixed7` accepts) as that text into `buf` at `at`; returns the position after it. */
 function writeFixed7(buf: Uint8Array, at: number, n: number): number {
   if (n === 0) {
@@ -43,15 +58,9 @@ function writeFixed7(buf: Uint8Array, at: number, n: number): number {
     n = -n
   }
   const k = Math.round(n * 1e7)
-  let whole = Math.floor(k / 1e7)
+  const whole = Math.floor(k / 1e7)
   let fraction = k - whole * 1e7
-  let digits = 1
-  for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++
-  at += digits
-  for (let i = 1; i <= digits; i++) {
-    buf[at - i] = 0x30 + (whole % 10)
-    whole = Math.floor(whole / 10)
-  }
+  at = writeDigits(buf, at, whole)
   if (fraction === 0) return at
   let places = 7
   while (fraction % 10 === 0) {
@@ -59,12 +68,7 @@ function writeFixed7(buf: Uint8Array, at: number, n: number): number {
     places--
   }
   buf[at++] = 0x2e
-  at += places
-  for (let i = 1; i <= places; i++) {
-    buf[at - i] = 0x30 + (fraction % 10)
-    fraction = Math.floor(fraction / 10)
-  }
-  return at
+  return writeDigits(buf, at, fraction, places)
 }
 
 /**
@@ -165,14 +169,7 @@ export class JsonChunkWriter {
       buf[at++] = 0x2d
       v = -v
     }
-    // Digits from the last, into their places.
-    let digits = 1
-    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++
-    at += digits
-    for (let i = 1; i <= digits; i++) {
-      buf[at - i] = 0x30 + (v % 10)
-      v = Math.floor(v / 10)
-    }
+    at = writeDigits(buf, at, v)
     buf[at++] = 0x22
     this.pos = at
   }
