@@ -72,6 +72,17 @@ export class PointsGlLayer extends Layer {
   private readonly canvas = document.createElement('canvas')
   private gl: WebGLRenderingContext | null = null
   private program: WebGLProgram | null = null
+  /** The program's attribute and uniform locations, looked up once it is linked. */
+  private locations: {
+    position: number
+    colour: number
+    matrix: WebGLUniformLocation | null
+    size: WebGLUniformLocation | null
+    half: WebGLUniformLocation | null
+    outer: WebGLUniformLocation | null
+    radius: WebGLUniformLocation | null
+    stroke: WebGLUniformLocation | null
+  } | null = null
   private positionBuffer: WebGLBuffer | null = null
   private colourBuffer: WebGLBuffer | null = null
   private positions: Float32Array = new Float32Array(0)
@@ -143,6 +154,17 @@ export class PointsGlLayer extends Layer {
       throw new Error(`points layer program: ${gl.getProgramInfoLog(program) ?? 'did not link'}`)
     this.gl = gl
     this.program = program
+    const uniform = (name: string) => gl.getUniformLocation(program, name)
+    this.locations = {
+      position: gl.getAttribLocation(program, 'a_position'),
+      colour: gl.getAttribLocation(program, 'a_colour'),
+      matrix: uniform('u_matrix'),
+      size: uniform('u_size'),
+      half: uniform('u_half'),
+      outer: uniform('u_outer'),
+      radius: uniform('u_radius'),
+      stroke: uniform('u_stroke'),
+    }
     this.positionBuffer = gl.createBuffer()
     this.colourBuffer = gl.createBuffer()
     this.indexBuffer = gl.createBuffer()
@@ -173,8 +195,8 @@ export class PointsGlLayer extends Layer {
     if (count === 0) return this.container
     const program = this.program
     gl.useProgram(program)
-    const position = gl.getAttribLocation(program, 'a_position')
-    const colour = gl.getAttribLocation(program, 'a_colour')
+    const at = this.locations!
+    const { position, colour } = at
     gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer)
     if (!this.uploaded) gl.bufferData(gl.ARRAY_BUFFER, this.positions, gl.STATIC_DRAW)
     gl.enableVertexAttribArray(position)
@@ -194,14 +216,14 @@ export class PointsGlLayer extends Layer {
     const outer = (radius + Math.max(0, strokeWidth)) * ratio
     const [sr, sg, sb] = rgbOf(this.look.stroke)
     const matrix = clipMatrix(frameState.coordinateToPixelTransform, this.origin, [w, h])
-    gl.uniformMatrix3fv(gl.getUniformLocation(program, 'u_matrix'), false, matrix)
+    gl.uniformMatrix3fv(at.matrix, false, matrix)
     // Two more pixels than the circle, for its smoothed edge.
     const size = 2 * outer + 2
-    gl.uniform1f(gl.getUniformLocation(program, 'u_size'), size)
-    gl.uniform1f(gl.getUniformLocation(program, 'u_half'), size / 2)
-    gl.uniform1f(gl.getUniformLocation(program, 'u_outer'), outer)
-    gl.uniform1f(gl.getUniformLocation(program, 'u_radius'), strokeWidth > 0 ? radius * ratio : outer + 1)
-    gl.uniform4f(gl.getUniformLocation(program, 'u_stroke'), sr / 255, sg / 255, sb / 255, 1)
+    gl.uniform1f(at.size, size)
+    gl.uniform1f(at.half, size / 2)
+    gl.uniform1f(at.outer, outer)
+    gl.uniform1f(at.radius, strokeWidth > 0 ? radius * ratio : outer + 1)
+    gl.uniform4f(at.stroke, sr / 255, sg / 255, sb / 255, 1)
     gl.enable(gl.BLEND)
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
     if (count >= THIN_FROM && this.uintIndices) {
