@@ -46,6 +46,30 @@ async function cursorAt(
   return [Number(numbers[1]), Number(numbers[2])]
 }
 
+/** How many pixels of a screenshot are the results' magenta (#c026d3, the layer's first colour). */
+async function magentaPixels(page: import('playwright-core').Page, png: Buffer): Promise<number> {
+  return page.evaluate(async (base64) => {
+    const image = new Image()
+    image.src = `data:image/png;base64,${base64}`
+    await image.decode()
+    const canvas = document.createElement('canvas')
+    canvas.width = image.width
+    canvas.height = image.height
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!
+    ctx.drawImage(image, 0, 0)
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data
+    let count = 0
+    for (let i = 0; i < data.length; i += 4)
+      if (
+        Math.abs(data[i]! - 192) < 24 &&
+        Math.abs(data[i + 1]! - 38) < 24 &&
+        Math.abs(data[i + 2]! - 211) < 24
+      )
+        count++
+    return count
+  }, png.toString('base64'))
+}
+
 describe('a 200,000-row join in the browser host', () => {
   it(
     'shows every row in the table and on the map, pans the map with the mouse, and filters the table',
@@ -78,6 +102,9 @@ describe('a 200,000-row join in the browser host', () => {
         /Zoom: ([\d.]+)/.exec((await page.getByLabel('Status bar').textContent()) ?? '')?.[1]
       const zoomBefore = await zoom()
       const mapBefore = await map.screenshot()
+      // The points cover their box (lon 68–97, lat 8–37: a good part of the map zoomed to them) in magenta.
+      const shownAll = await magentaPixels(page, mapBefore)
+      expect(shownAll).toBeGreaterThan(0.1 * box.width * box.height)
       // A drag as a person makes it; in headless Chromium the first drag after the page has been busy is at
       // times not taken as a pan, and a person drags again: at most three drags.
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -106,6 +133,11 @@ describe('a 200,000-row join in the browser host', () => {
       const names = await table.locator('tbody tr[aria-rowindex] td:nth-child(2)').allTextContents()
       expect(names.length).toBeGreaterThan(3)
       for (const name of names) expect(name.trim()).toMatch(/^P1999\d*$/)
+      // The map shows the filtered rows only: a few scattered points, not the whole box.
+      await expect
+        .poll(async () => magentaPixels(page, await map.screenshot()), { timeout: 30_000 })
+        .toBeLessThan(shownAll / 20)
+      expect(await magentaPixels(page, await map.screenshot())).toBeGreaterThan(0)
       expect(pageProblems(page)).toEqual([])
       await page.context().close()
     },
