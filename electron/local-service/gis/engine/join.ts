@@ -69,10 +69,29 @@ function shapeOf(table: FeatureTable): TableShape {
     let width = 0
     let height = 0
     const extent: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity]
-    table.features.forEach((f, i) => {
-      const b = geometryBBox(f.geometry)
-      kinds[i] = !f.geometry ? KIND_NONE : isPoint(f.geometry) ? KIND_POINT : KIND_OTHER
-      if (!b) return
+    const n = table.features.length
+    for (let i = 0; i < n; i++) {
+      const f = table.features[i]!
+      const g = f.geometry
+      // A point with numeric coordinates (the common case of a large table): what `geometryBBox` gives
+      // (its box is the point, one vertex) without a box or closures per feature.
+      const x = g?.type === 'Point' ? g.coordinates[0] : undefined
+      const y = g?.type === 'Point' ? g.coordinates[1] : undefined
+      if (typeof x === 'number' && typeof y === 'number' && x === x && y === y) {
+        kinds[i] = KIND_POINT
+        boxes[i * 4] = boxes[i * 4 + 2] = x
+        boxes[i * 4 + 1] = boxes[i * 4 + 3] = y
+        features++
+        vertices++
+        if (x < extent[0]) extent[0] = x
+        if (y < extent[1]) extent[1] = y
+        if (x > extent[2]) extent[2] = x
+        if (y > extent[3]) extent[3] = y
+        continue
+      }
+      const b = geometryBBox(g)
+      kinds[i] = !g ? KIND_NONE : isPoint(g) ? KIND_POINT : KIND_OTHER
+      if (!b) continue
       boxes.set(b, i * 4)
       features++
       vertices += kinds[i] === KIND_POINT ? 1 : vertexCount(f.geometry!)
@@ -82,7 +101,7 @@ function shapeOf(table: FeatureTable): TableShape {
       if (b[1] < extent[1]) extent[1] = b[1]
       if (b[2] > extent[2]) extent[2] = b[2]
       if (b[3] > extent[3]) extent[3] = b[3]
-    })
+    }
     shape = {
       boxes,
       kinds,

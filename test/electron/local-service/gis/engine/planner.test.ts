@@ -147,6 +147,42 @@ describe('the join planner', () => {
       ).toBeGreaterThan(0)
   })
 
+  it('reads points by their first two coordinates, and leaves points without numeric ones out, whichever side drives', () => {
+    const square = table('square', [
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [4, 0],
+            [4, 4],
+            [0, 4],
+            [0, 0],
+          ],
+        ],
+      },
+    ])
+    const odd = table('odd', [
+      { type: 'Point', coordinates: [1, 1, 7] },
+      { type: 'Point', coordinates: [NaN, 2] },
+      { type: 'Point', coordinates: [2, NaN] },
+      { type: 'Point', coordinates: [4, 2] },
+      { type: 'Point', coordinates: [3, 3] },
+      { type: 'Point', coordinates: [9, 9] },
+    ])
+    for (const [operator, expected] of [
+      ['Intersects', ['0:0', '3:0', '4:0']],
+      ['Within', ['0:0', '4:0']],
+    ] as const) {
+      for (const drive of ['ref', 'source'] as const) {
+        const p = params(operator, odd, square)
+        expect(run({ params: p, source: odd, ref: square, drive }).rows, `${operator} ${drive}`).toEqual(
+          expected,
+        )
+      }
+    }
+  })
+
   it('keeps the same first rows at the row cap whichever side drives', () => {
     for (const rowCap of [1, 7, 150]) {
       const p = params('Intersects', big, pts)
