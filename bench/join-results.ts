@@ -125,7 +125,7 @@ export async function runResultsLeg(
   process.stdout.write(
     `results leg: seeding ${counts.map((c) => c.toLocaleString('en-US')).join(' and ')} points … `,
   )
-  await seedPointJoin(dataDir, counts)
+  await seedPointJoin(dataDir, [...new Set(counts)])
   console.log('done')
   const host = await startHost({ dataDir })
   const browser = await chromium.launch({

@@ -2,6 +2,7 @@
  * The only file that touches `window.geo`. In Electron the preload provides it; in the browser host the
  * same API is built here over HTTP from the one contract table, so the renderer cannot tell them apart.
  */
+import { decodeFrames, FRAMES_CONTENT_TYPE } from '@contract/frames'
 import {
   OPERATION_NAMES,
   fail,
@@ -59,6 +60,8 @@ export function createHttpGeoApi(secret: string | null, fetchImpl: typeof fetch 
           },
         )
       }
+      if (response.headers.get('content-type') === FRAMES_CONTENT_TYPE)
+        return decodeFrames(await response.arrayBuffer()) as Result<unknown>
       return (await response.json()) as Result<unknown>
     } catch (error) {
       return fail('timeout-network', `The browser host did not answer: ${(error as Error).message}`)

@@ -1,5 +1,6 @@
 import type http from 'node:http'
 import { fail, formatBytes } from '../contract'
+import { encodeFrames, FRAMES_CONTENT_TYPE } from '../contract/frames'
 
 /** A request body over the host's limit for its kind. */
 export class BodyTooLarge extends Error {
@@ -64,6 +65,27 @@ export function refuseTooLarge(
     if (drained > DRAIN_MAX_BYTES) req.destroy()
   })
   req.resume()
+}
+
+/**
+ * An operation's answer: JSON, or — when it holds byte arrays (a join's rows) — the JSON with references to
+ * them followed by the bytes as they are (`encodeFrames`).
+ */
+export function sendAnswer(res: http.ServerResponse, body: unknown): void {
+  const { json, parts } = encodeFrames(body)
+  if (parts.length === 0) {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+    return void res.end(json)
+  }
+  const length = parts.reduce((n, p) => n + p.byteLength, Buffer.byteLength(json) + 1)
+  res.writeHead(200, {
+    'content-type': FRAMES_CONTENT_TYPE,
+    'content-length': String(length),
+    'cache-control': 'no-store',
+  })
+  res.write(json + '\n')
+  for (const part of parts) res.write(part)
+  res.end()
 }
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

@@ -17,7 +17,7 @@ import type { EventBus } from '../core/events'
 import { buildCsp, newCspNonce, withCspNonce } from '../core/csp'
 import { staticPathSegments } from '../core/static-path'
 import { SESSION_HEADER, guardRequest } from './guard'
-import { BodyTooLarge, declaredOver, readBody, refuseTooLarge, sendJson } from './body'
+import { BodyTooLarge, declaredOver, readBody, refuseTooLarge, sendAnswer, sendJson } from './body'
 import { requestPath } from './request-target'
 import { uploadFileName, type UploadStore } from './uploads'
 
@@ -128,7 +128,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         fail('validation', `Request body is not valid JSON: ${(error as Error).message}`),
       )
     }
-    sendJson(res, 200, await options.call(match[1], payload))
+    sendAnswer(res, await options.call(match[1], payload))
   }
 
   /** `POST /api/upload`: the body is a file for import, streamed to a private temp file. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import type { JoinRun } from '../../contract'
+import { RowTable } from '../../contract/gis/row-table'
 import { GeoFailure } from '../../core/geo-failure'
 import { stringFlag } from '../args'
 import type { CliCommand } from '../context'
@@ -61,18 +62,24 @@ export const gisCommands: CliCommand[] = [
         ...(body !== undefined ? { body } : {}),
       })
       const names = new Map((run.columns ?? []).map((c) => [c.prop, `${c.name} (${c.table})`]))
-      const props = [...new Set(run.rows.flatMap((r) => Object.keys(r)))]
-      const rows = run.rows
-        .slice(0, 50)
-        .map((r) => Object.fromEntries(props.map((p) => [names.get(p) ?? p, (r[p] ?? '').slice(0, 40)])))
-      const summary = `${run.rows.length} row${run.rows.length === 1 ? '' : 's'}${run.partial ? ' (partial: the provider cut the result)' : ''}${run.savedDataset ? `; saved as ${run.savedDataset}` : ''} in ${Math.round(run.durationMs)} ms`
+      const { rowsJson, ...rest } = run
+      const result = RowTable.read(rowsJson)
+      const props = result.keys
+      const rows = Array.from({ length: Math.min(50, result.length) }, (_, i) =>
+        Object.fromEntries(props.map((p) => [names.get(p) ?? p, result.cell(i, p).slice(0, 40)])),
+      )
+      const summary = `${result.length} row${result.length === 1 ? '' : 's'}${run.partial ? ' (partial: the provider cut the result)' : ''}${run.savedDataset ? `; saved as ${run.savedDataset}` : ''} in ${Math.round(run.durationMs)} ms`
       const shown = rows.length
         ? table(
             rows,
             props.map((p) => names.get(p) ?? p),
           ) + '\n'
         : ''
-      ctx.print(run, `${shown}${summary}${run.rows.length > 50 ? ' (first 50 shown; --json for all)' : ''}`)
+      // --json: the rows as objects of strings, as the provider's values read for the table.
+      ctx.print(
+        { ...rest, rows: result.rows() },
+        `${shown}${summary}${result.length > 50 ? ' (first 50 shown; --json for all)' : ''}`,
+      )
     },
   },
   ...localServiceCommands

@@ -1,3 +1,4 @@
+import type { RowTable } from './row-table'
 import { z } from 'zod'
 import { toBoolean, toNumber } from '../common/issues'
 
@@ -82,27 +83,18 @@ export function parseLayerList(
   return { ok: true, value }
 }
 
-/** §2.4 join result: code and rows of string members prop1..prop8 (more kept as they come). */
-export const joinResultSchema = z.looseObject({
+/**
+ * §2.4 join result, all but its rows: the code (more members kept as they come). The rows (`result`, string
+ * members prop1..prop8) are read in place by `readJoinBody` (row-table.ts), not by a schema.
+ */
+export const joinEnvelopeSchema = z.looseObject({
   code: z
     .unknown()
     .transform((v) => (v === undefined || v === null ? undefined : String(v)))
     .optional(),
-  result: z
-    .unknown()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null) return [] as Record<string, unknown>[]
-      const rows = Array.isArray(v) ? v : [v]
-      if (!rows.every((r) => typeof r === 'object' && r !== null && !Array.isArray(r))) {
-        ctx.addIssue({ code: 'custom', message: 'result rows must be objects' })
-        return z.NEVER
-      }
-      return rows as Record<string, unknown>[]
-    })
-    .default([]),
 })
 
-export type JoinResponse = z.output<typeof joinResultSchema>
+export type JoinResponse = z.output<typeof joinEnvelopeSchema> & { rows: RowTable }
 
 export interface JoinOutcome {
   response: JoinResponse

@@ -58,25 +58,14 @@ export const joinColumnSchema = z.object({
 /** A row of a join result: its members prop1…propN, each a string. */
 export type ResultRow = Record<string, string>
 
-function isStringRow(row: unknown): boolean {
-  if (typeof row !== 'object' || row === null || Array.isArray(row)) return false
-  for (const key of Object.keys(row))
-    if (typeof (row as Record<string, unknown>)[key] !== 'string') return false
-  return true
-}
-
-/**
- * The rows of a join result, checked in one pass and passed on as they are: a schema per row would rebuild
- * every row of a million-row answer (decision 011).
- */
-export const resultRowsSchema = z.custom<ResultRow[]>(
-  (rows) => Array.isArray(rows) && rows.every(isStringRow),
-  'rows must be objects whose values are strings',
-)
-
 export const joinRunSchema = z.object({
   runId: z.string(),
-  rows: resultRowsSchema,
+  /**
+   * The rows as the provider sent them: the UTF-8 JSON of an array of objects, checked by the core and read
+   * in place with `RowTable.read` (a million rows are not made into objects to cross a process boundary).
+   */
+  rowsJson: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'rowsJson must be bytes'),
+  rowCount: z.number(),
   columns: z.array(joinColumnSchema).optional(),
   /** 206: the provider cut the result. */
   partial: z.boolean(),

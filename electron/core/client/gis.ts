@@ -1,6 +1,7 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
+import { readJoinBody, RowTable, RowsShapeError } from '../../contract/gis/row-table'
 import {
   joinQueryValues,
   reconcileSavedDataset,
@@ -9,7 +10,7 @@ import {
 } from '../../contract/gis/join-params'
 import type { HttpResponse } from '../http/transport'
 import {
-  joinResultSchema,
+  joinEnvelopeSchema,
   parseLayerList,
   type JoinOutcome,
   type JoinResponse,
@@ -80,33 +81,40 @@ function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal
 }
 
 /**
- * A join answer (§2.4): the envelope is checked with the shared schema, the rows only for being objects —
- * no schema runs per row and nothing is copied, so a million-row answer costs one `JSON.parse`. The values
- * stay as the provider sent them (the run's reader turns non-strings into text).
+ * A join answer (§2.4): the envelope is checked with the shared schema, the rows are read in place
+ * (`readJoinBody`: one pass checks they are objects and finds their values; nothing is parsed into objects
+ * or copied, so a million-row answer costs one scan and reaches the renderer as the bytes that came).
  */
 export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
-  const json = parseJson('gis.join', res)
-  if (!json.ok) return json
-  const body = json.value
   const shape = (at: string, message: string) =>
     fail('unclassified', `gis.join: the provider's answer has an unexpected shape at ${at}: ${message}`, {
       status: res.status,
     })
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return shape('body', 'the answer is not a JSON object')
-  const { result, ...envelope } = body as Record<string, unknown>
-  const head = joinResultSchema.safeParse(envelope)
+  if (res.body.byteLength === 0 || /^\s*$/.test(new TextDecoder().decode(res.body.subarray(0, 64))))
+    return fail(
+      'unclassified',
+      `gis.join: the provider answered HTTP ${res.status} with an empty body where JSON was expected`,
+      { status: res.status },
+    )
+  let body: ReturnType<typeof readJoinBody>
+  try {
+    body = readJoinBody(res.body)
+  } catch (error) {
+    if (!(error instanceof RowsShapeError)) throw error
+    if (error.at === 'body' || error.at.startsWith('byte'))
+      return fail(
+        'unclassified',
+        `gis.join: the provider's answer is not valid JSON (truncated or malformed, ${res.body.byteLength} bytes): ${error.message}`,
+        { status: res.status },
+      )
+    return shape(error.at, error.message)
+  }
+  const head = joinEnvelopeSchema.safeParse(body.envelope)
   if (!head.success) {
     const issue = head.error.issues[0]
     return shape(issue?.path.map(String).join('.') || 'body', issue?.message ?? 'invalid')
   }
-  const rows = result === undefined || result === null ? [] : Array.isArray(result) ? result : [result]
-  for (let i = 0; i < rows.length; i++) {
-    const row: unknown = rows[i]
-    if (typeof row !== 'object' || row === null || Array.isArray(row))
-      return shape(`result.${i}`, 'result rows must be objects')
-  }
-  return ok({ ...head.data, result: rows as Array<Record<string, unknown>> })
+  return ok({ ...head.data, rows: body.rows })
 }
 
 /** How long the check of a saving join's lost answer may take (listing the datasets). */
@@ -191,7 +199,11 @@ export function gisClient(ctx: ClientContext) {
     const why = result.error.message
     switch (reconciled.kind) {
       case 'found':
-        return ok({ response: { code: 'reconciled', result: [] }, partial: false, reconciled: 'found' })
+        return ok({
+          response: { code: 'reconciled', rows: RowTable.of([]) },
+          partial: false,
+          reconciled: 'found',
+        })
       case 'existed':
         return fail(
           'conflict',

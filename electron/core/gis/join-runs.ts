@@ -136,7 +136,7 @@ export class JoinRuns {
       }
       progress('receiving')
       const run = joinRunFromOutcome(runId, outcome.value, checked.value.params, now() - started)
-      await record({ status: run.status, rowCount: run.rows.length, result: run })
+      await record({ status: run.status, rowCount: run.rowCount, result: run })
       if (run.savedDataset) {
         this.options.events.emit('datasets.changed', { reason: `saved ${run.savedDataset}` })
       }

@@ -32,19 +32,11 @@ const indexSchema = z.object({ version: z.literal(1), runs: z.array(runSummarySc
 export type RunRecord = Omit<RunSummary, 'hasResult'>
 
 /**
- * Memory a result's rows take, roughly: V8 holds each row as an object (~64 bytes) and each value as a
- * string (~24 bytes plus its characters); measured on a sample of rows.
+ * Memory a result's rows take: the bytes of the answer they are read from (the whole buffer the view keeps
+ * alive, which also holds the answer's envelope).
  */
 export function estimateResultBytes(result: JoinRun): number {
-  const rows = result.rows
-  const sample = Math.min(rows.length, 256)
-  let bytes = 0
-  for (let i = 0; i < sample; i++) {
-    const row = rows[Math.floor((i * rows.length) / sample)]!
-    bytes += 64
-    for (const key of Object.keys(row)) bytes += 24 + (row[key]?.length ?? 0) * 2
-  }
-  return sample === 0 ? 256 : 256 + Math.ceil((bytes / sample) * rows.length)
+  return 256 + result.rowsJson.buffer.byteLength
 }
 
 /**

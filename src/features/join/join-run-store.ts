@@ -5,6 +5,8 @@ import { geo, geoEvents } from '../../bridge'
 import type { DrawnCollection } from './drawn-shapes'
 import type { JoinParamsInput } from './join-form-store'
 
+const NO_ROWS = new TextEncoder().encode('[]')
+
 /** `unknown`: a saving run was cancelled (or its answer lost) after it was sent, and the dataset list did not say. */
 export type RunPhase =
   'queued' | 'sending' | 'waiting' | 'receiving' | 'done' | 'cancelled' | 'unknown' | 'failed'
@@ -99,7 +101,8 @@ export const useJoinRunStore = defineStore('join-run', () => {
       })
       if (result.ok) {
         phase.value = 'done'
-        lastResult.value = { ...result.value, rows: [] }
+        // What the run came to, without its rows (the results store holds those).
+        lastResult.value = { ...result.value, rowsJson: NO_ROWS }
         finishedListeners.forEach((l) => l({ request, result: result.value }))
         return result.value
       }

@@ -10,14 +10,16 @@ export interface ResultColumn {
  * Column names from the response's `columns` ("name (source)", "name (ref)") when the service gives
  * them, else the prop keys (prop1…prop8) found in the rows, in number order.
  */
-export function resultColumns(run: Pick<JoinRun, 'rows' | 'columns'>): ResultColumn[] {
+export function resultColumns(
+  rows: ReadonlyArray<Readonly<Record<string, string>>>,
+  columns: JoinRun['columns'],
+): ResultColumn[] {
   const keys = new Set<string>()
-  for (const row of run.rows.slice(0, 1000))
-    for (const key of Object.keys(row)) if (key !== '__i') keys.add(key)
+  for (const row of rows.slice(0, 1000)) for (const key of Object.keys(row)) if (key !== '__i') keys.add(key)
   const propNumber = (k: string) => Number(/^prop(\d+)$/.exec(k)?.[1] ?? Number.MAX_SAFE_INTEGER)
   const ordered = [...keys].sort((a, b) => propNumber(a) - propNumber(b) || a.localeCompare(b))
-  if (run.columns && run.columns.length > 0) {
-    const named = run.columns.map((c) => ({ key: c.prop, label: `${c.name} (${c.table})` }))
+  if (columns && columns.length > 0) {
+    const named = columns.map((c) => ({ key: c.prop, label: `${c.name} (${c.table})` }))
     const known = new Set(named.map((c) => c.key))
     return [...named, ...ordered.filter((k) => !known.has(k)).map((k) => ({ key: k, label: k }))]
   }

@@ -2,6 +2,7 @@ import type { Geometry } from 'geojson'
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { JoinRun } from '@contract/index'
+import { RowTable } from '@contract/gis/row-table'
 import { detectGeometry, findGeometryKey } from '../../geo/geometry-value'
 import { summarizeGeometries } from '../../geo/results-summary'
 import type { JoinRequestInput } from '../join/join-run-store'
@@ -44,27 +45,32 @@ export const useResultsStore = defineStore('results', () => {
   // Small results filter as the person types; large ones after a pause (each filter is a pass over every row).
   watch(filter, (text) => {
     if (debounce) clearTimeout(debounce)
-    if ((run.value?.rows.length ?? 0) < LARGE_RESULT_ROWS) appliedFilter.value = text
+    if (all.value.length < LARGE_RESULT_ROWS) appliedFilter.value = text
     else debounce = setTimeout(() => (appliedFilter.value = text), FILTER_DEBOUNCE_MS)
   })
   const sortField = ref<string | null>(null)
   const sortOrder = ref<SortOrder>(0)
   const selectedIndex = ref<number | null>(null)
 
-  const columns = computed<ResultColumn[]>(() => (run.value ? resultColumns(run.value) : []))
+  /** The rows as the core handed them on (the provider's JSON), read in place. */
+  const table = computed(() => (run.value ? RowTable.read(run.value.rowsJson) : null))
+  const all = computed(() => table.value?.rows() ?? [])
+  const columns = computed<ResultColumn[]>(() =>
+    run.value ? resultColumns(all.value, run.value.columns) : [],
+  )
   /**
    * The result's rows as the table shows them, each knowing its index (`__i`, set on the row itself: a copy
    * of a million rows would cost more than the whole answer's parse).
    */
   const rows = computed<ResultRow[]>(() => {
-    const list = (run.value?.rows ?? []) as Array<Record<string, string>>
+    const list = all.value as Array<Record<string, string>>
     for (let i = 0; i < list.length; i++) list[i]!['__i'] = String(i)
     return list as ResultRow[]
   })
   const geometryKey = computed(() =>
     run.value
       ? findGeometryKey(
-          run.value.rows,
+          all.value,
           columns.value.map((c) => c.key),
         )
       : null,
@@ -74,7 +80,7 @@ export const useResultsStore = defineStore('results', () => {
   const geometries = computed<Array<Geometry | null>>(() => {
     const key = geometryKey.value
     if (!run.value || !key) return []
-    const list = run.value.rows
+    const list = all.value
     const out = new Array<Geometry | null>(list.length)
     for (let i = 0; i < list.length; i++) {
       const v = list[i]![key]
@@ -85,7 +91,7 @@ export const useResultsStore = defineStore('results', () => {
 
   /** Columns whose values read as numbers (a sample of up to 5,000 non-empty values), once per result. */
   const numericKeys = computed(() => {
-    const list = run.value?.rows ?? []
+    const list = all.value
     const keys = new Set<string>()
     for (const c of columns.value) {
       let seen = 0
@@ -108,14 +114,14 @@ export const useResultsStore = defineStore('results', () => {
   let query: TableQueryClient | null = null
   const order = shallowRef<Uint32Array | null>(null)
   const querying = ref(false)
-  const large = computed(() => (run.value?.rows.length ?? 0) >= LARGE_RESULT_ROWS)
-  watch(run, (next) => {
+  const large = computed(() => all.value.length >= LARGE_RESULT_ROWS)
+  watch(all, (next) => {
     query?.dispose()
     query = null
     order.value = null
-    if (next && next.rows.length >= LARGE_RESULT_ROWS)
+    if (next.length >= LARGE_RESULT_ROWS)
       query = new TableQueryClient(
-        next.rows,
+        next,
         columns.value.map((c) => c.key),
       )
   })
@@ -155,7 +161,7 @@ export const useResultsStore = defineStore('results', () => {
   })
   /** The shown rows by index, as a mask (a Set of a million numbers costs more than the rows). */
   const visibleIndices = computed<RowSet>(() => {
-    const total = run.value?.rows.length ?? 0
+    const total = all.value.length
     const shown = visibleRows.value
     if (shown === rows.value) return { has: (i: number) => i >= 0 && i < total, size: total }
     const mask = new Uint8Array(total)
@@ -194,6 +200,7 @@ export const useResultsStore = defineStore('results', () => {
 
   return {
     run,
+    table,
     request,
     origin,
     filter,

@@ -3,6 +3,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCore } from '../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
+import { decodeFrames, FRAMES_CONTENT_TYPE } from '../../../electron/contract/frames'
+import { EventBus } from '../../../electron/core/events'
 import { startWebHost, type WebHost } from '../../../electron/web/server'
 import { streamedBody } from '../../support/raw-http'
 import { useTempDirs } from '../../support/temp-dir'
@@ -52,6 +54,29 @@ describe('browser host', () => {
     })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ ok: true, value: { activeProfile: 'Local' } })
+  })
+
+  it('sends an answer that holds bytes (a join’s rows) as JSON followed by the bytes as they are', async () => {
+    const rows = new TextEncoder().encode('[{"prop1":"Zürich \\"quoted\\""}]')
+    const host = await startWebHost({
+      call: async (name) => ({ ok: true, value: { name, rowsJson: rows, rowCount: 1 } }),
+      events: new EventBus(),
+      staticDir: tempDir(),
+    })
+    hosts.push(host)
+    const response = await call(host, 'gis.join', {
+      headers: { 'x-geo-session': host.secret, origin: host.url.slice(0, -1) },
+    })
+    expect(response.headers.get('content-type')).toBe(FRAMES_CONTENT_TYPE)
+    const body = await response.arrayBuffer()
+    expect(Number(response.headers.get('content-length'))).toBe(body.byteLength)
+    const answer = decodeFrames(body) as {
+      ok: true
+      value: { name: string; rowsJson: Uint8Array; rowCount: number }
+    }
+    expect(answer.value.name).toBe('gis.join')
+    expect(answer.value.rowCount).toBe(1)
+    expect([...answer.value.rowsJson]).toEqual([...rows])
   })
 
   it('refuses calls without the secret or with a wrong one', async () => {

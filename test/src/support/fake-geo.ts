@@ -27,6 +27,7 @@ import {
   type SettingsView,
 } from '@contract/index'
 import { createFakeFleet, type FakeFleetState } from './fake-fleet'
+import { withRows } from '../../support/join-rows'
 
 interface FeatureCollectionLike {
   type: 'FeatureCollection'
@@ -189,7 +190,8 @@ export function createFakeGeo(): FakeGeo {
         curl: "curl -X POST 'http://127.0.0.1:1/mgis/query_apply/join' -H 'Authorization: Bearer [REDACTED]'",
         cli: 'geo-analyst call gis.join',
       }),
-    'gis.join': ({ runId }: { runId: string }) => ok({ runId, rows: [], partial: false, durationMs: 1 }),
+    'gis.join': ({ runId }: { runId: string }) =>
+      ok({ runId, ...withRows([]), partial: false, durationMs: 1 }),
     'gis.cancelJoin': () => ok({ cancelled: true }),
     'datasets.features': ({ name }: { name: string }) => {
       const geojson = state.features.get(name)

@@ -9,6 +9,7 @@ import { MemorySecretStore } from '../../../../electron/core/secrets/memory-secr
 import { RequestHistory } from '../../../../electron/core/workspace/request-history'
 import { startLocalService } from '../../../../electron/local-service'
 import { UploadStore } from '../../../../electron/web/uploads'
+import { rowsOf } from '../../../support/join-rows'
 
 /**
  * The analyst's loop driven through `core.call` exactly as the hosts do, against a real local service
@@ -156,10 +157,10 @@ describe('a join run', () => {
       { prop: 'prop2', table: 'source', name: 'population' },
       { prop: 'prop3', table: 'source', name: 'geom' },
     ])
-    const names = run.rows.map((r) => r.prop1)
+    const names = rowsOf(run).map((r) => r.prop1)
     expect(names).toContain('Mumbai')
     expect(names).not.toContain('Delhi')
-    for (const row of run.rows) {
+    for (const row of rowsOf(run)) {
       expect(row.prop2).toMatch(/^\d+$/)
       expect(row.prop3).toMatch(/^POINT \(7[23]\.\d+ 1[89]\.\d+\)$/)
     }
@@ -192,7 +193,7 @@ describe('a join run', () => {
       'gis.layers',
       {},
     )
-    expect(datasets.find((d) => d.layername === 'mumbai_cities')?.featureCount).toBe(run.rows.length)
+    expect(datasets.find((d) => d.layername === 'mumbai_cities')?.featureCount).toBe(run.rowCount)
 
     events.length = 0
     const conflict = await error('gis.join', { runId: 'save-2', params, body: mumbai })
@@ -204,7 +205,7 @@ describe('a join run', () => {
       {},
     )
     expect(again.datasets.filter((d) => d.layername === 'mumbai_cities')).toHaveLength(1)
-    expect(again.datasets.find((d) => d.layername === 'mumbai_cities')?.featureCount).toBe(run.rows.length)
+    expect(again.datasets.find((d) => d.layername === 'mumbai_cities')?.featureCount).toBe(run.rowCount)
   })
 
   it('records every run, newest first, and reopens a kept result', async () => {
@@ -214,8 +215,8 @@ describe('a join run', () => {
     expect(runs[3]).toMatchObject({ status: 200, profile: 'Local', hasResult: true, params: intersects })
     expect(runs[3]?.body).toEqual(mumbai)
     const reopened = await value<{ run: RunSummary; result?: JoinRun }>('runs.get', { id: 'mumbai-1' })
-    expect(reopened.result?.rows.length).toBe(runs[3]?.rowCount)
-    expect(reopened.result?.rows.map((r) => r.prop1)).toContain('Mumbai')
+    expect(reopened.result?.rowCount).toBe(runs[3]?.rowCount)
+    expect(rowsOf(reopened.result!).map((r) => r.prop1)).toContain('Mumbai')
     expect(await error('runs.get', { id: 'never-ran' })).toMatchObject({ failureClass: 'not-found' })
   })
 })
@@ -329,7 +330,7 @@ describe('importing and cancelling', () => {
       params: intersects,
       body: mumbai,
     })
-    expect(after.rows.map((r) => r.prop1)).toContain('Mumbai')
+    expect(rowsOf(after).map((r) => r.prop1)).toContain('Mumbai')
   }, 120_000)
 
   it('cancelling a join that saves a dataset says the outcome is unknown, then checks the dataset list', async () => {

@@ -9,12 +9,13 @@ import {
   RunHistory,
 } from '../../../../electron/core/workspace/run-history'
 import { useTempDirs } from '../../../support/temp-dir'
+import { withRows } from '../../../support/join-rows'
 
 const tempDir = useTempDirs()
 
 const result = (runId: string, rows: number): JoinRun => ({
   runId,
-  rows: Array.from({ length: rows }, (_, i) => ({ prop1: `row ${i}` })),
+  ...withRows(Array.from({ length: rows }, (_, i) => ({ prop1: `row ${i}` }))),
   partial: false,
   status: 200,
   durationMs: 5,
@@ -42,7 +43,7 @@ describe('RunHistory', () => {
       ['r2', false, 3],
       ['r1', false, 3],
     ])
-    expect((await history.get('r4'))?.result?.rows).toHaveLength(3)
+    expect((await history.get('r4'))?.result?.rowCount).toBe(3)
     expect(await history.get('r1')).toEqual({ run: list[3] })
     // Only the index is on disk: parameters and counts, no rows.
     expect(await fs.readdir(path.join(dataDir, 'runs'))).toEqual(['index.json'])
@@ -68,14 +69,20 @@ describe('RunHistory', () => {
     ])
   })
 
-  it('estimates the memory of a result from its rows', () => {
+  it('counts the memory of a result as the answer its rows are read from', () => {
     const rows = (n: number, text: string) => ({
       ...result('x', 0),
-      rows: Array.from({ length: n }, () => ({ prop1: text })),
+      ...withRows(Array.from({ length: n }, () => ({ prop1: text }))),
     })
-    expect(estimateResultBytes(rows(1000, 'ab'))).toBeGreaterThan(90_000)
+    // 1,000 rows of {"prop1":"ab"} are 14 bytes each, plus the brackets and commas.
+    expect(estimateResultBytes(rows(1000, 'ab'))).toBeGreaterThan(15_000)
     expect(estimateResultBytes(rows(2000, 'ab'))).toBeGreaterThan(1.9 * estimateResultBytes(rows(1000, 'ab')))
-    expect(estimateResultBytes(rows(1000, 'x'.repeat(100)))).toBeGreaterThan(200_000)
+    expect(estimateResultBytes(rows(1000, 'x'.repeat(100)))).toBeGreaterThan(110_000)
+    // A view keeps its whole buffer alive: that is what is counted.
+    const body = new TextEncoder().encode(`{"code":"200","note":"${'n'.repeat(5000)}","result":[]}`)
+    expect(
+      estimateResultBytes({ ...result('x', 0), rowsJson: body.subarray(body.length - 3, body.length - 1) }),
+    ).toBeGreaterThan(5000)
   })
 
   it('after a restart lists every run with its counts, and none can be reopened', async () => {
@@ -104,8 +111,8 @@ describe('RunHistory', () => {
     await history.record(run('same'), result('same', 1))
     const second = await history.record(run('same'), result('same', 2))
     expect(second.id).toBe('same-2')
-    expect((await history.get('same-2'))?.result?.rows).toHaveLength(2)
-    expect((await history.get('same'))?.result?.rows).toHaveLength(1)
+    expect((await history.get('same-2'))?.result?.rowCount).toBe(2)
+    expect((await history.get('same'))?.result?.rowCount).toBe(1)
   })
 
   it('writes no credential: params and messages are redacted, rows are not written', async () => {
@@ -121,7 +128,7 @@ describe('RunHistory', () => {
         failureClass: 'authentication',
         message: `bad ${secret}`,
       },
-      { ...result('leaky', 1), rows: [{ prop1: secret }] },
+      { ...result('leaky', 1), ...withRows([{ prop1: secret }]) },
     )
     expect(await fs.readdir(path.join(dataDir, 'runs'))).toEqual(['index.json'])
     expect(await fs.readFile(path.join(dataDir, 'runs', 'index.json'), 'utf8')).not.toContain(secret)

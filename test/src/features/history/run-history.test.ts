@@ -10,6 +10,7 @@ import ResultsPanel from '../../../../src/features/results/ResultsPanel.vue'
 import { useShellStore } from '../../../../src/features/shell/shell-store'
 import type { FakeGeo } from '../../support/fake-geo'
 import { renderInApp } from '../../support/render'
+import { withRows } from '../../../support/join-rows'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -80,10 +81,10 @@ const FAILED: RunSummary = {
 }
 const KEPT: JoinRun = {
   runId: 'run-1',
-  rows: [
+  ...withRows([
     { prop1: 'Mumbai', prop2: 'POINT (72.88 19.07)' },
     { prop1: 'Thane', prop2: 'POINT (72.97 19.2)' },
-  ],
+  ]),
   columns: [
     { prop: 'prop1', table: 'source', name: 'name' },
     { prop: 'prop2', table: 'source', name: 'geom' },

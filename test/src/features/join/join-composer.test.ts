@@ -9,6 +9,7 @@ import { useDrawingsStore } from '../../../../src/features/draw/drawings-store'
 import { useShellStore } from '../../../../src/features/shell/shell-store'
 import type { FakeGeo } from '../../support/fake-geo'
 import { renderInApp } from '../../support/render'
+import { withRows } from '../../../support/join-rows'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -348,7 +349,7 @@ describe('Join composer', () => {
     fake.respond('gis.join', ({ runId }: { runId: string }) =>
       ++calls === 1
         ? fail('timeout-network', 'no answer in 30 s')
-        : ok<JoinRun>({ runId, rows: [], partial: false, durationMs: 3 }),
+        : ok<JoinRun>({ runId, ...withRows([]), partial: false, durationMs: 3 }),
     )
     await user.click(runButton())
     const retry = await screen.findByRole('button', { name: 'Retry' })

@@ -13,6 +13,7 @@ import { ringSignedArea } from '../../../../shared/geojson'
 import { parseCsv } from '../../../../shared/csv'
 import type { FakeGeo } from '../../support/fake-geo'
 import { renderInApp } from '../../support/render'
+import { withRows } from '../../../support/join-rows'
 
 vi.mock('../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../support/fake-geo')
@@ -48,7 +49,7 @@ function answer(rows: Array<Record<string, string>>, columns?: JoinRun['columns'
   fake.respond('gis.join', ({ runId, params }: { runId: string; params: Record<string, unknown> }) =>
     ok<JoinRun>({
       runId,
-      rows,
+      ...withRows(rows),
       ...(columns ? { columns } : {}),
       partial: false,
       durationMs: 12,

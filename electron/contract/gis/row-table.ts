@@ -1,0 +1,473 @@
+/**
+ * A join's rows read in place from the JSON the provider sent (UTF-8 bytes of an array of objects, or of one
+ * object): one pass over the bytes checks the shape and finds where each value lies; a value becomes a
+ * string only when it is asked for. A million-row answer is never turned into a million objects on its way
+ * from the provider to the screen: the core checks it and hands on the same bytes, the renderer reads the
+ * rows the table shows and the geometries the map draws (decision 011).
+ *
+ * Values are read as the table shows them (`cellText`): a string as it is, null as empty, a number or a
+ * literal as its text, an object or an array as its JSON.
+ */
+
+const QUOTE = 34
+const BACKSLASH = 92
+const COMMA = 44
+const COLON = 58
+const OPEN_BRACE = 123
+const CLOSE_BRACE = 125
+const OPEN_BRACKET = 91
+const CLOSE_BRACKET = 93
+
+/** The rows are not an array of objects (or one object) in valid JSON; `at` names the place. */
+export class RowsShapeError extends Error {
+  constructor(
+    message: string,
+    /** Where, as a path into the answer ("result.12") or a byte offset. */
+    readonly at: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A value as the table shows it: text as is, null as empty, objects as JSON. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+const decoder = new TextDecoder()
+const encoder = new TextEncoder()
+
+/** Bytes `start..end` as a string: ASCII without a decoder call (cells are short and mostly ASCII). */
+export function textOf(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= 64) {
+    let ascii = true
+    for (let i = start; i < end; i++)
+      if (bytes[i]! >= 0x80) {
+        ascii = false
+        break
+      }
+    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[])
+  }
+  return decoder.decode(bytes.subarray(start, end))
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
+}
+
+class Scanner {
+  p: number
+  /** No byte of a string was outside ASCII (the rest of JSON is ASCII by its grammar). */
+  ascii = true
+  constructor(
+    readonly b: Uint8Array,
+    start: number,
+    readonly end: number,
+  ) {
+    this.p = start
+  }
+
+  fail(what: string, at?: string): never {
+    throw new RowsShapeError(`${what} at byte ${this.p}`, at ?? `byte ${this.p}`)
+  }
+
+  space(): number {
+    const b = this.b
+    let p = this.p
+    while (p < this.end && isSpace(b[p]!)) p++
+    this.p = p
+    return p < this.end ? b[p]! : -1
+  }
+
+  /** Past a string whose opening quote is at `p`; returns whether it holds an escape. */
+  string(): boolean {
+    const b = this.b
+    const end = this.end
+    let p = this.p + 1
+    let escaped = false
+    for (;;) {
+      if (p >= end) this.fail('unterminated string')
+      const c = b[p]!
+      if (c === QUOTE) break
+      if (c >= 0x80) this.ascii = false
+      if (c === BACKSLASH) {
+        escaped = true
+        const e = b[p + 1]
+        if (e === 117) {
+          if (!(isHex(b[p + 2]!) && isHex(b[p + 3]!) && isHex(b[p + 4]!) && isHex(b[p + 5]!))) {
+            this.p = p
+            this.fail('bad \\u escape in a string')
+          }
+          p += 6
+          continue
+        }
+        // " \ / b f n r t
+        if (
+          e !== 34 &&
+          e !== 92 &&
+          e !== 47 &&
+          e !== 98 &&
+          e !== 102 &&
+          e !== 110 &&
+          e !== 114 &&
+          e !== 116
+        ) {
+          this.p = p
+          this.fail('bad escape in a string')
+        }
+        p += 2
+        continue
+      }
+      if (c < 0x20) {
+        this.p = p
+        this.fail('a control character in a string')
+      }
+      p++
+    }
+    this.p = p + 1
+    return escaped
+  }
+
+  /** Past the value at `p`: strings checked, brackets balanced, a literal to its end. */
+  skip(): void {
+    const b = this.b
+    const c = b[this.p]
+    if (c === QUOTE) {
+      this.string()
+      return
+    }
+    const start = this.p
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      let depth = 0
+      for (;;) {
+        if (this.p >= this.end) this.fail('unterminated value')
+        const d = b[this.p]!
+        if (d === QUOTE) {
+          this.string()
+          continue
+        }
+        if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++
+        else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) depth--
+        this.p++
+        if (depth === 0) break
+      }
+    } else {
+      while (this.p < this.end) {
+        const d = b[this.p]!
+        if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isSpace(d)) break
+        this.p++
+      }
+    }
+    if (this.p === start) this.fail('a value expected')
+  }
+
+  /** Past any JSON value at `p`, checked whole (by JSON.parse when it is not a string: they are rare). */
+  value(): void {
+    const start = this.p
+    const quoted = this.b[start] === QUOTE
+    this.skip()
+    if (quoted) return
+    try {
+      JSON.parse(decoder.decode(this.b.subarray(start, this.p)))
+    } catch {
+      this.p = start
+      this.fail('not a JSON value')
+    }
+  }
+}
+
+/** Where each column's values lie, row by row: start and end byte of the value (0, 0 where a row has none). */
+interface Column {
+  key: string
+  /** The key as it is written between its quotes, for matching the next rows' keys byte by byte. */
+  raw: Uint8Array
+  starts: Uint32Array
+  ends: Uint32Array
+}
+
+export class RowTable {
+  private constructor(
+    /** The JSON of the rows, as received. */
+    readonly bytes: Uint8Array,
+    readonly length: number,
+    private readonly columns: readonly Column[],
+    private readonly byKey: ReadonlyMap<string, Column>,
+    /** Every byte is ASCII: a byte offset is a character offset in the decoded text. */
+    private readonly ascii: boolean,
+  ) {}
+
+  /** The whole text, decoded once for reading many values (ASCII only: offsets stay valid). */
+  private whole: string | undefined
+
+  /** The member names, in the order they were first seen. */
+  get keys(): string[] {
+    return this.columns.map((c) => c.key)
+  }
+
+  /**
+   * Read the rows in `bytes` (all of it, or `start..end`): a JSON array of objects, one object (one row),
+   * or null (no rows). Throws `RowsShapeError` naming the place when the JSON is not that.
+   */
+  static read(bytes: Uint8Array, start = 0, end = bytes.length): RowTable {
+    const s = new Scanner(bytes, start, end)
+    const table = RowTable.readAt(s)
+    if (s.space() !== -1) s.fail('unexpected text after the rows')
+    return table
+  }
+
+  /** Read the rows at the scanner's place, leaving it after them (`readJoinBody`). */
+  static readAt(s: Scanner): RowTable {
+    const bytes = s.b
+    const start = s.p
+    const columns: Column[] = []
+    const byKey = new Map<string, Column>()
+    let capacity = 1024
+    let count = 0
+    /** The column of each member position in the previous row: the next row usually has the same keys. */
+    const previous: Column[] = []
+
+    const grow = () => {
+      capacity *= 2
+      for (const c of columns) {
+        const starts = new Uint32Array(capacity)
+        starts.set(c.starts)
+        c.starts = starts
+        const ends = new Uint32Array(capacity)
+        ends.set(c.ends)
+        c.ends = ends
+      }
+    }
+
+    const columnOf = (keyStart: number, keyEnd: number, escaped: boolean, member: number): Column => {
+      const guess = previous[member]
+      if (guess && !escaped && guess.raw.length === keyEnd - keyStart) {
+        const raw = guess.raw
+        let same = true
+        for (let i = 0; i < raw.length; i++)
+          if (bytes[keyStart + i] !== raw[i]) {
+            same = false
+            break
+          }
+        if (same) return guess
+      }
+      const text = decoder.decode(bytes.subarray(keyStart, keyEnd))
+      const key = escaped ? (JSON.parse(`"${text}"`) as string) : text
+      let column = byKey.get(key)
+      if (!column) {
+        column = {
+          key,
+          raw: bytes.slice(keyStart, keyEnd),
+          starts: new Uint32Array(capacity),
+          ends: new Uint32Array(capacity),
+        }
+        columns.push(column)
+        byKey.set(key, column)
+      }
+      previous[member] = column
+      return column
+    }
+
+    const row = () => {
+      if (count === capacity) grow()
+      s.p++ // {
+      let c = s.space()
+      if (c === CLOSE_BRACE) {
+        s.p++
+        count++
+        return
+      }
+      for (let member = 0; ; member++) {
+        if (c !== QUOTE) s.fail('a member name expected', `result.${count}`)
+        const keyStart = s.p + 1
+        const escaped = s.string()
+        const column = columnOf(keyStart, s.p - 1, escaped, member)
+        if (s.space() !== COLON) s.fail('":" expected', `result.${count}`)
+        s.p++
+        if (s.space() === -1) s.fail('a value expected', `result.${count}`)
+        const valueStart = s.p
+        s.value()
+        column.starts[count] = valueStart
+        column.ends[count] = s.p
+        c = s.space()
+        if (c === COMMA) {
+          s.p++
+          c = s.space()
+          continue
+        }
+        if (c === CLOSE_BRACE) break
+        s.fail('"," or "}" expected', `result.${count}`)
+      }
+      s.p++
+      count++
+    }
+
+    const first = s.space()
+    if (first === OPEN_BRACKET) {
+      s.p++
+      let c = s.space()
+      if (c === CLOSE_BRACKET) s.p++
+      else
+        for (;;) {
+          if (c !== OPEN_BRACE) s.fail('result rows must be objects', `result.${count}`)
+          row()
+          c = s.space()
+          if (c === COMMA) {
+            s.p++
+            c = s.space()
+            continue
+          }
+          if (c === CLOSE_BRACKET) {
+            s.p++
+            break
+          }
+          s.fail('"," or "]" expected', `result.${count}`)
+        }
+    } else if (first === OPEN_BRACE) {
+      row()
+    } else if (first === 110 && decoder.decode(bytes.subarray(s.p, s.p + 4)) === 'null') {
+      s.p += 4
+    } else s.fail('result rows must be objects', 'result')
+    return new RowTable(bytes.subarray(start, s.p), count, columns, byKey, s.ascii).shifted(start)
+  }
+
+  /** Offsets relative to `bytes` (the rows' own view) rather than to the buffer they were read from. */
+  private shifted(start: number): this {
+    if (start === 0) return this
+    for (const c of this.columns)
+      for (let i = 0; i < this.length; i++) {
+        if (c.ends[i] !== 0) {
+          c.starts[i] = c.starts[i]! - start
+          c.ends[i] = c.ends[i]! - start
+        }
+      }
+    return this
+  }
+
+  /** Rows given as objects (tests, a reconciled join, a fake provider), as the JSON a provider sends. */
+  static of(rows: ReadonlyArray<Readonly<Record<string, unknown>>>): RowTable {
+    return RowTable.read(encoder.encode(JSON.stringify(rows)))
+  }
+
+  has(index: number, key: string): boolean {
+    const c = this.byKey.get(key)
+    return !!c && index >= 0 && index < this.length && c.ends[index] !== 0
+  }
+
+  /** The value of `key` in row `index` as the table shows it; '' where the row has none. */
+  cell(index: number, key: string): string {
+    const c = this.byKey.get(key)
+    if (!c || index < 0 || index >= this.length) return ''
+    return this.valueAt(c.starts[index]!, c.ends[index]!)
+  }
+
+  /** Decode the whole text once before reading many values, when offsets in it equal byte offsets. */
+  private bulk(): void {
+    if (this.ascii && this.whole === undefined) this.whole = decoder.decode(this.bytes)
+  }
+
+  private valueAt(start: number, end: number): string {
+    if (end === 0) return ''
+    const b = this.bytes
+    if (b[start] === QUOTE) {
+      const text =
+        this.whole !== undefined ? this.whole.slice(start + 1, end - 1) : textOf(b, start + 1, end - 1)
+      return text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text
+    }
+    return cellText(JSON.parse(textOf(b, start, end)))
+  }
+
+  /** Where the value of `key` in row `index` lies in `bytes`, quotes included ([0, 0] where it has none). */
+  span(index: number, key: string): [number, number] {
+    const c = this.byKey.get(key)
+    return c ? [c.starts[index] ?? 0, c.ends[index] ?? 0] : [0, 0]
+  }
+
+  /** Row `index` as an object of strings (only the members it has). */
+  row(index: number): Record<string, string> {
+    const out: Record<string, string> = {}
+    for (const c of this.columns) {
+      const end = c.ends[index]!
+      // defineProperty, so that a member named "__proto__" stays a member.
+      if (end !== 0)
+        Object.defineProperty(out, c.key, {
+          value: this.valueAt(c.starts[index]!, end),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
+    }
+    return out
+  }
+
+  /** Every row as an object of strings: for exports and the CLI, not for drawing. */
+  rows(): Array<Record<string, string>> {
+    this.bulk()
+    const out = new Array<Record<string, string>>(this.length)
+    for (let i = 0; i < this.length; i++) out[i] = this.row(i)
+    return out
+  }
+
+  /** Every value of one column as the table shows it ('' where a row has none). */
+  column(key: string): string[] {
+    const c = this.byKey.get(key)
+    this.bulk()
+    const out = new Array<string>(this.length)
+    for (let i = 0; i < this.length; i++) out[i] = c ? this.valueAt(c.starts[i]!, c.ends[i]!) : ''
+    return out
+  }
+}
+
+/**
+ * A join answer's body (a JSON object): every member but `result` parsed, and the rows of `result` read in
+ * place (none when it is absent or null). Throws `RowsShapeError` naming the place when it is not that.
+ */
+export function readJoinBody(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: RowTable } {
+  const s = new Scanner(bytes, 0, bytes.length)
+  if (s.space() !== OPEN_BRACE) s.fail('the answer is not a JSON object', 'body')
+  s.p++
+  const envelope: Record<string, unknown> = {}
+  let rows: RowTable | undefined
+  let c = s.space()
+  if (c === CLOSE_BRACE) s.p++
+  else
+    for (;;) {
+      if (c !== QUOTE) s.fail('a member name expected', 'body')
+      const keyStart = s.p
+      s.string()
+      const key = JSON.parse(decoder.decode(bytes.subarray(keyStart, s.p))) as string
+      if (s.space() !== COLON) s.fail('":" expected', 'body')
+      s.p++
+      if (s.space() === -1) s.fail('a value expected', key)
+      if (key === 'result') rows = RowTable.readAt(s)
+      else {
+        const valueStart = s.p
+        s.value()
+        Object.defineProperty(envelope, key, {
+          value: JSON.parse(decoder.decode(bytes.subarray(valueStart, s.p))),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
+      }
+      c = s.space()
+      if (c === COMMA) {
+        s.p++
+        c = s.space()
+        continue
+      }
+      if (c === CLOSE_BRACE) {
+        s.p++
+        break
+      }
+      s.fail('"," or "}" expected', 'body')
+    }
+  if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
+  return { envelope, rows: rows ?? RowTable.of([]) }
+}
