@@ -7,7 +7,7 @@
  * also writes the workspace, so this process's peak RSS is the core's alone: the HTTP answer, its parsing, the run history, the dispatch's
  * contract check. The dataset is N points and one polygon covering them; the join returns every point with
  * its id and its geometry as WKT (what the results map and table need). Also timed: what crosses to the
- * renderer — the web host's JSON text of the answer, and `v8.serialize` of it (a stand-in for Electron's
+ * renderer — the web host's framing of the answer (`encodeFrames`), and `v8.serialize` of it (a stand-in for Electron's
  * structured clone) — and the same request as plain bytes over HTTP ("service ms"): the rest ("core only")
  * is the core's own work on the answer.
  */
@@ -19,6 +19,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import v8 from 'node:v8'
+import { encodeFrames } from '../electron/contract/frames'
 import { createCore } from '../electron/core/app-core'
 import type { LocalServiceHandle } from '../electron/core/area'
 import { MemorySecretStore } from '../electron/core/secrets/memory-secret-store'
@@ -151,10 +152,11 @@ async function measure(rows: number, runs: number) {
     const result = await core.call('gis.join', { runId: `bench-${run}`, params })
     const took = performance.now() - start
     if (!result.ok) throw new Error(`gis.join: ${result.error.failureClass} ${result.error.message}`)
-    const value = result.value as { rows: unknown[] }
-    count = value.rows.length
+    const value = result.value as { rowCount: number }
+    count = value.rowCount
     const t1 = performance.now()
-    const text = JSON.stringify(result)
+    // What the web host writes: the JSON with the rows' bytes taken out, then the bytes.
+    const text = encodeFrames(result).json
     const t2 = performance.now()
     v8.serialize(result)
     const t3 = performance.now()
@@ -170,7 +172,7 @@ async function measure(rows: number, runs: number) {
       web.push(t2 - t1)
       ipc.push(t3 - t2)
     }
-    if (text.length === 0) throw new Error('empty answer')
+    if (text.length === 0 || count === 0) throw new Error('empty answer')
   }
   await core.close()
   await service.close()
@@ -238,7 +240,7 @@ export async function runCoreLegs(sizes: number[], runs: number): Promise<CoreLe
 
 export function printCoreLegs(legs: CoreLeg[]): void {
   console.log(
-    `\ncore gis.join (host call → answer for the renderer; service in its own process)\n${'rows'.padStart(9)}${'core ms'.padStart(10)}${'service ms'.padStart(12)}${'core only'.padStart(11)}${'web JSON ms'.padStart(13)}${'IPC clone ms'.padStart(14)}${'RSS MiB before'.padStart(16)}${'peak'.padStart(7)}`,
+    `\ncore gis.join (host call → answer for the renderer; service in its own process)\n${'rows'.padStart(9)}${'core ms'.padStart(10)}${'service ms'.padStart(12)}${'core only'.padStart(11)}${'web frame ms'.padStart(13)}${'IPC clone ms'.padStart(14)}${'RSS MiB before'.padStart(16)}${'peak'.padStart(7)}`,
   )
   for (const l of legs)
     console.log(

@@ -80,16 +80,16 @@ export function detectGeometry(value: string): { geometry: Geometry; encoding: G
  * rows), or null when no column holds geometry.
  */
 export function findGeometryKey(
-  rows: ReadonlyArray<Readonly<Record<string, string>>>,
+  /** The non-empty and empty values of a column, in row order (read lazily: only a sample is needed). */
+  valuesOf: (key: string) => Iterable<string>,
   keys: readonly string[],
   sample = 50,
 ): string | null {
   for (const key of keys) {
     let seen = 0
     let ok = true
-    for (const row of rows) {
-      const v = row[key]
-      if (v === undefined || v.trim() === '') continue
+    for (const v of valuesOf(key)) {
+      if (v.trim() === '') continue
       if (!detectGeometry(v)) {
         ok = false
         break

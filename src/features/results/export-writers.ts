@@ -7,7 +7,11 @@ import type { ResultColumn } from './results-columns'
 /** What an export holds: exactly the table's rows (after filter and sort) and its columns, by their names. */
 export interface ExportTable {
   columns: readonly ResultColumn[]
-  rows: ReadonlyArray<Readonly<Record<string, string>>>
+  /** By position: an array, or the table's list that makes each row as it is read. */
+  rows: {
+    readonly length: number
+    slice(start: number, end: number): Array<Readonly<Record<string, string>>>
+  }
   /** The column holding geometry (kept out of the properties: it becomes the feature's geometry). */
   geometryKey: string | null
   geometryOf(row: Readonly<Record<string, string>>): Geometry | null

@@ -8,16 +8,13 @@ export interface ResultColumn {
 
 /**
  * Column names from the response's `columns` ("name (source)", "name (ref)") when the service gives
- * them, else the prop keys (prop1…prop8) found in the rows, in number order.
+ * them, else the member names found in the rows (prop1…prop8), in number order.
  */
-export function resultColumns(
-  rows: ReadonlyArray<Readonly<Record<string, string>>>,
-  columns: JoinRun['columns'],
-): ResultColumn[] {
-  const keys = new Set<string>()
-  for (const row of rows.slice(0, 1000)) for (const key of Object.keys(row)) if (key !== '__i') keys.add(key)
+export function resultColumns(keys: readonly string[], columns: JoinRun['columns']): ResultColumn[] {
   const propNumber = (k: string) => Number(/^prop(\d+)$/.exec(k)?.[1] ?? Number.MAX_SAFE_INTEGER)
-  const ordered = [...keys].sort((a, b) => propNumber(a) - propNumber(b) || a.localeCompare(b))
+  const ordered = keys
+    .filter((k) => k !== '__i')
+    .sort((a, b) => propNumber(a) - propNumber(b) || a.localeCompare(b))
   if (columns && columns.length > 0) {
     const named = columns.map((c) => ({ key: c.prop, label: `${c.name} (${c.table})` }))
     const known = new Set(named.map((c) => c.key))

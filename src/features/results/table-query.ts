@@ -3,6 +3,7 @@
  * large results (`table-query-worker.ts`), inline for small ones. Filter: rows where any column contains the
  * text, letter case aside. Sort: numbers by value when both cells are numbers, text otherwise.
  */
+import { RowTable } from '@contract/gis/row-table'
 
 export interface TableQuery {
   text: string
@@ -87,9 +88,42 @@ export class ColumnStore {
   }
 }
 
+/** The columns of a result's rows (the answer's bytes, read in place), as the filter and sort read them. */
+export function columnStoreOf(rowsJson: Uint8Array, keys: readonly string[]): ColumnStore {
+  const table = RowTable.read(rowsJson)
+  const store = new ColumnStore(keys)
+  store.append(keys.map((k) => table.column(k)))
+  return store
+}
+
+/** The worker's side of the load: the answer's bytes arrive in parts, then its columns are read. */
+export class PartsReceiver {
+  private readonly bytes: Uint8Array
+  private filled = 0
+
+  constructor(
+    size: number,
+    private readonly keys: readonly string[],
+  ) {
+    this.bytes = new Uint8Array(size)
+  }
+
+  add(part: Uint8Array): void {
+    if (this.filled + part.byteLength > this.bytes.byteLength) throw new Error('more bytes than announced')
+    this.bytes.set(part, this.filled)
+    this.filled += part.byteLength
+  }
+
+  finish(): ColumnStore {
+    if (this.filled !== this.bytes.byteLength) throw new Error('fewer bytes than announced')
+    return columnStoreOf(this.bytes, this.keys)
+  }
+}
+
 export type WorkerRequest =
-  | { kind: 'reset'; keys: string[] }
-  | { kind: 'append'; columns: string[][] }
+  | { kind: 'begin'; size: number; keys: string[] }
+  | { kind: 'part'; bytes: Uint8Array }
+  | { kind: 'end' }
   | { kind: 'query'; id: number; query: TableQuery }
 
 export interface WorkerAnswer {

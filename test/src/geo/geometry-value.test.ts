@@ -39,7 +39,9 @@ describe('findGeometryKey', () => {
       { prop1: 'Mumbai', prop2: '12442373', prop3: 'POINT (72.88 19.07)' },
       { prop1: 'Pune', prop2: '3124458', prop3: '' },
     ]
-    expect(findGeometryKey(rows, ['prop1', 'prop2', 'prop3'])).toBe('prop3')
-    expect(findGeometryKey(rows, ['prop1', 'prop2'])).toBeNull()
+    const valuesOf = (key: string) => rows.map((r) => r[key as keyof (typeof rows)[0]])
+    expect(findGeometryKey(valuesOf, ['prop1', 'prop2', 'prop3'])).toBe('prop3')
+    expect(findGeometryKey(valuesOf, ['prop1', 'prop2'])).toBeNull()
+    expect(findGeometryKey(() => ['', ' '], ['empty'])).toBeNull()
   })
 })

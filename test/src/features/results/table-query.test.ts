@@ -1,6 +1,6 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { describe, expect, it, vi } from 'vitest'
-import { ColumnStore } from '../../../../src/features/results/table-query'
+import { ColumnStore, columnStoreOf, PartsReceiver } from '../../../../src/features/results/table-query'
 import {
   FILTER_DEBOUNCE_MS,
   LARGE_RESULT_ROWS,
@@ -36,8 +36,11 @@ describe('a large result in the results store', () => {
       results.show({ runId: 'r', ...withRows(rows), partial: false, durationMs: 1 }, null)
       // Read in place: the table's rows are the result's, not a filtered copy.
       expect(results.visibleRows).toBe(results.rows)
-      expect(results.visibleRows[7]).toMatchObject(rows[7]!)
+      expect(results.visibleRows.at(7)).toEqual({ ...rows[7], __i: '7' })
       expect(results.visibleIndices.size).toBe(rows.length)
+      // A result of points: positions read from the bytes, the same as the geometry read from the text.
+      expect(results.points?.slice(6, 8)).toEqual(new Float64Array([73, 20]))
+      expect(results.geometryAt(3)).toEqual({ type: 'Point', coordinates: [73, 20] })
       expect(results.geometries[3]).toEqual({ type: 'Point', coordinates: [73, 20] })
       expect(results.columns.map((c) => c.key)).toEqual(['geom', 'id'])
 
@@ -62,5 +65,22 @@ describe('a large result in the results store', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+describe('the worker’s load in parts', () => {
+  it('answers the same as the whole answer read at once, and refuses a load that does not add up', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => ({ id: String(i), name: `Zürich ${i % 7}` }))
+    const { rowsJson } = withRows(rows)
+    const receiver = new PartsReceiver(rowsJson.byteLength, ['id', 'name'])
+    for (let start = 0; start < rowsJson.byteLength; start += 333)
+      receiver.add(rowsJson.slice(start, start + 333))
+    const query = { text: 'zürich 3', sortKey: 'id', order: -1 as const }
+    expect([...receiver.finish().run(query)]).toEqual([...columnStoreOf(rowsJson, ['id', 'name']).run(query)])
+    expect([...receiver.finish().run(query)].slice(0, 2)).toEqual([493, 486])
+    const short = new PartsReceiver(rowsJson.byteLength, ['id'])
+    short.add(rowsJson.slice(0, 10))
+    expect(() => short.finish()).toThrow(/fewer bytes/)
+    expect(() => new PartsReceiver(4, ['id']).add(rowsJson.slice(0, 5))).toThrow(/more bytes/)
   })
 })
