@@ -13,6 +13,7 @@ import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
 import { fromByteBuffer as headerFromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js'
 import { NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js'
 import { coerce, type DatasetFeature, type FieldInfo, type FieldType } from './features'
+import { PointColumns } from './point-columns'
 import { checkSizePrefixed, FEATURE, FlatBufferError, HEADER } from './flatbuffer-check'
 
 /**
@@ -339,7 +340,7 @@ class PointReader {
   private readonly feature = new Feature()
   private readonly geometry = new FgbGeometry()
   private readonly text: Buffer
-  private readonly values: unknown[]
+  readonly values: unknown[]
   /** The properties object of a feature with every field in order, each feature's a copy of it. */
   private readonly template: Record<string, unknown> = {}
 
@@ -356,17 +357,26 @@ class PointReader {
     for (const f of fields) this.template[f.name] = null
   }
 
-  read(): FgbFeature | undefined {
+  /** The last point's coordinates and its values by field (`decode`'s answer 1), or why it failed (2). */
+  x = 0
+  y = 0
+  problem = ''
+
+  /**
+   * Decode the feature at the ByteBuffer's position: 0 when it is not a 2D point (nothing read), 1 when it
+   * is (`x`, `y` and `values`, one per field, set), 2 when its properties could not be decoded (`problem`).
+   */
+  decode(): 0 | 1 | 2 {
     const bb = this.bb
     const feature = Feature.getSizePrefixedRootAsFeature(bb, this.feature)
     const g = feature.geometry(this.geometry)
-    if (!g) return undefined
+    if (!g) return 0
     const type = this.headerType === GeometryType.Unknown ? g.type() : this.headerType
-    if (type !== GeometryType.Point || g.xyLength() !== 2 || bb.__offset(g.bb_pos, 8) !== 0) return undefined
-    const coordinates = [g.xy(0)!, g.xy(1)!]
+    if (type !== GeometryType.Point || g.xyLength() !== 2 || bb.__offset(g.bb_pos, 8) !== 0) return 0
+    this.x = g.xy(0)!
+    this.y = g.xy(1)!
     const fields = this.fields
     const values = this.values
-    let properties: Record<string, unknown>
     try {
       values.fill(null)
       const vector = bb.__offset(feature.bb_pos, 6)
@@ -375,26 +385,68 @@ class PointReader {
         const length = bb.__vector_len(feature.bb_pos + vector)
         readPropertyValues(this.bytes, this.text, this.view, start, length, this.columns, values)
       }
-      properties = { ...this.template }
       for (let k = 0; k < fields.length; k++) {
-        let v = values[k]
+        const v = values[k]
         if (fields[k]!.type === 'json' && typeof v === 'string') {
           try {
-            v = JSON.parse(v)
+            values[k] = JSON.parse(v)
           } catch {
             /* keep the text */
           }
         }
-        properties[fields[k]!.name] = v
       }
     } catch (error) {
-      return {
-        geometry: null,
-        properties: {},
-        problem: `its content could not be decoded (${(error as Error).message.slice(0, 80)})`,
-      }
+      this.problem = `its content could not be decoded (${(error as Error).message.slice(0, 80)})`
+      return 2
     }
-    return { geometry: { type: 'Point', coordinates }, properties }
+    return 1
+  }
+
+  read(): FgbFeature | undefined {
+    const decoded = this.decode()
+    if (decoded === 0) return undefined
+    if (decoded === 2) return { geometry: null, properties: {}, problem: this.problem }
+    const fields = this.fields
+    const properties = { ...this.template }
+    for (let k = 0; k < fields.length; k++) properties[fields[k]!.name] = this.values[k]
+    return { geometry: { type: 'Point', coordinates: [this.x, this.y] }, properties }
+  }
+}
+
+/** Points decoded column-wise so far (see `readFlatGeobufTable`). */
+class PointSink {
+  n = 0
+  xs: Float64Array
+  ys: Float64Array
+  readonly values: unknown[][]
+
+  constructor(capacity: number, fields: number) {
+    this.xs = new Float64Array(Math.max(16, capacity))
+    this.ys = new Float64Array(Math.max(16, capacity))
+    this.values = Array.from({ length: fields }, () => [])
+  }
+
+  add(reader: PointReader): void {
+    if (this.n === this.xs.length) {
+      const xs = new Float64Array(this.n * 2)
+      const ys = new Float64Array(this.n * 2)
+      xs.set(this.xs)
+      ys.set(this.ys)
+      this.xs = xs
+      this.ys = ys
+    }
+    this.xs[this.n] = reader.x
+    this.ys[this.n] = reader.y
+    const values = this.values
+    for (let k = 0; k < values.length; k++) values[k]!.push(reader.values[k])
+    this.n++
+  }
+
+  columns(fields: readonly FieldInfo[]): PointColumns {
+    const n = this.n
+    const xs = n === this.xs.length ? this.xs : this.xs.slice(0, n)
+    const ys = n === this.ys.length ? this.ys : this.ys.slice(0, n)
+    return new PointColumns(xs, ys, fields, this.values)
   }
 }
 
@@ -410,6 +462,31 @@ export function readFlatGeobuf(input: Uint8Array): {
   fields: FieldInfo[]
   crs?: number
 } {
+  const read = decodeFlatGeobuf(input, false)
+  return { features: read.features!, fields: read.fields, crs: read.crs }
+}
+
+/**
+ * `readFlatGeobuf`; with `columnar`, a file of 2D points (every feature one, decoded without a problem, the
+ * fields' names distinct) is read as `PointColumns` instead of a feature list: `points.features()` is then
+ * what `features` would have been. Any other file gives `features`, as `readFlatGeobuf` does.
+ */
+export function readFlatGeobufTable(
+  input: Uint8Array,
+  columnar = true,
+): { fields: FieldInfo[]; crs?: number } & (
+  { points: PointColumns; features?: undefined } | { features: FgbFeature[]; points?: undefined }
+) {
+  const read = decodeFlatGeobuf(input, columnar)
+  return read.points
+    ? { points: read.points, fields: read.fields, crs: read.crs }
+    : { features: read.features!, fields: read.fields, crs: read.crs }
+}
+
+function decodeFlatGeobuf(
+  input: Uint8Array,
+  columnar: boolean,
+): { features?: FgbFeature[]; points?: PointColumns; fields: FieldInfo[]; crs?: number } {
   // Typed views of doubles inside the file need its start 8-aligned.
   const bytes = input.byteOffset % 8 === 0 ? input : input.slice()
   if (bytes.length < 12 || MAGIC.some((b, i) => bytes[i] !== b)) {
@@ -453,15 +530,20 @@ export function readFlatGeobuf(input: Uint8Array): {
     }
     offset += size
   }
-  const features: FgbFeature[] = []
+  let features: FgbFeature[] = []
   const headerMeta = { ...header, columns: header.columns ?? [] }
   // The direct path for 2D points (columns whose names repeat take the library's path).
   const points =
     new Set(headerMeta.columns.map((c) => c.name)).size === headerMeta.columns.length
       ? new PointReader(bytes, view, bb, header.geometryType, headerMeta.columns, fields)
       : undefined
+  // Column-wise while every feature is a point (a field named __proto__ would not read back the same).
+  let sink =
+    columnar && points && !fields.some((f) => f.name === '__proto__')
+      ? new PointSink(declared, fields.length)
+      : undefined
   while (offset < bytes.length) {
-    const id = features.length
+    const id = sink ? sink.n : features.length
     // A feature that follows one of a length not a multiple of 8 (as this module wrote them before it
     // padded) is misaligned for typed views of its doubles: read it from an aligned copy.
     const aligned = offset % 8 === 0
@@ -478,6 +560,17 @@ export function readFlatGeobuf(input: Uint8Array): {
     }
     const srcBb = aligned ? bb : new flatbuffers.ByteBuffer(src)
     srcBb.setPosition(at)
+    if (sink) {
+      if (aligned && points!.decode() === 1) {
+        sink.add(points!)
+        offset += end - at
+        continue
+      }
+      // Not a point (or not decoded): the features so far as objects, and this one and the rest as before.
+      features = sink.columns(fields).features()
+      sink = undefined
+      srcBb.setPosition(at)
+    }
     if (aligned && points) {
       const point = points.read()
       if (point) {
@@ -519,10 +612,12 @@ export function readFlatGeobuf(input: Uint8Array): {
     }
     features.push({ geometry, properties })
   }
-  if (declared > 0 && features.length !== declared) {
+  const found = sink ? sink.n : features.length
+  if (declared > 0 && found !== declared) {
     throw new FlatGeobufError(
-      `the header declares ${declared} features but the file holds ${features.length} (truncated?)`,
+      `the header declares ${declared} features but the file holds ${found} (truncated?)`,
     )
   }
-  return { features, fields, crs: header.crs?.code || undefined }
+  const crs = header.crs?.code || undefined
+  return sink ? { points: sink.columns(fields), fields, crs } : { features, fields, crs }
 }

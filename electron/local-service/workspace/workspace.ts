@@ -4,7 +4,8 @@ import path from 'node:path'
 import Flatbush from 'flatbush'
 import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
-import { readFlatGeobuf, writeFlatGeobuf } from './fgb'
+import { readFlatGeobufTable, writeFlatGeobuf } from './fgb'
+import type { PointColumns } from './point-columns'
 import { withWorkspaceLock } from './workspace-lock'
 import {
   datasetGeometryType,
@@ -98,25 +99,44 @@ export function buildIndex(features: readonly DatasetFeature[]): Flatbush {
   return index
 }
 
-/** A dataset's features and index from its files' bytes (the data file's, or why it could not be read). */
+/** A dataset as read: its features (made on first use when it holds points column-wise) and index. */
+export interface ReadDataset {
+  manifest: DatasetManifest
+  features: DatasetFeature[]
+  index: Flatbush
+  /** The features column-wise, when every one is a 2D point and they were read so (see `readSync`). */
+  points?: PointColumns
+}
+
+/**
+ * A dataset's features and index from its files' bytes (the data file's, or why it could not be read);
+ * with `columnar`, a dataset of points is kept as `PointColumns`, its feature list made when first read.
+ */
 function decodeDataset(
   manifest: DatasetManifest,
   data: Uint8Array | Error,
   indexBytes: Buffer | undefined,
-): { manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush } {
-  let features: DatasetFeature[]
+  columnar = false,
+): ReadDataset {
+  let features: DatasetFeature[] | undefined
+  let points: PointColumns | undefined
   try {
     if (data instanceof Error) throw data
-    const read = readFlatGeobuf(data)
-    const bad = read.features.findIndex((f) => f.problem)
-    if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
-    features = read.features
+    const read = readFlatGeobufTable(data, columnar)
+    if (read.points) points = read.points
+    else {
+      const bad = read.features.findIndex((f) => f.problem)
+      if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
+      features = read.features
+    }
   } catch (error) {
     throw new WorkspaceError(
       'corrupt',
       `The data of dataset "${manifest.name}" is damaged: ${(error as Error).message}`,
     )
   }
+  const all = (): DatasetFeature[] => features ?? points!.features()
+  const count = points ? points.count : features!.length
   let index: Flatbush
   try {
     if (!indexBytes) throw new Error('no index file')
@@ -127,11 +147,19 @@ function decodeDataset(
         ? (indexBytes.buffer as ArrayBuffer)
         : indexBytes.buffer.slice(indexBytes.byteOffset, indexBytes.byteOffset + indexBytes.byteLength),
     )
-    if (index.numItems !== Math.max(1, features.length)) index = buildIndex(features)
+    if (index.numItems !== Math.max(1, count)) index = buildIndex(all())
   } catch {
-    index = buildIndex(features)
+    index = buildIndex(all())
   }
-  return { manifest, features, index }
+  if (!points) return { manifest, features: features!, index }
+  return {
+    manifest,
+    index,
+    points,
+    get features() {
+      return all()
+    },
+  }
 }
 
 /** A dataset written but not yet visible: its staging folder and manifest. */
@@ -231,9 +259,7 @@ export class Workspace {
     return JSON.parse(text) as DatasetManifest
   }
 
-  async read(
-    name: string,
-  ): Promise<{ manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush }> {
+  async read(name: string): Promise<ReadDataset> {
     const manifest = await this.manifest(name)
     const dir = this.datasetDir(manifest.name)
     let data: Uint8Array | Error
@@ -248,9 +274,10 @@ export class Workspace {
 
   /**
    * `read`, synchronously: for a pool worker, whose job waits for the files anyway (and which a promise
-   * read would make wait for the thread pool, chunk by chunk).
+   * read would make wait for the thread pool, chunk by chunk). A dataset of 2D points comes as `points`
+   * (column-wise), its `features` made only when read.
    */
-  readSync(name: string): { manifest: DatasetManifest; features: DatasetFeature[]; index: Flatbush } {
+  readSync(name: string): ReadDataset {
     const manifest = this.manifestSync(name)
     const dir = this.datasetDir(manifest.name)
     let data: Uint8Array | Error
@@ -267,7 +294,7 @@ export class Workspace {
     } catch {
       index = undefined
     }
-    return decodeDataset(manifest, data, index)
+    return decodeDataset(manifest, data, index, true)
   }
 
   /** A fresh staging folder path for a dataset being written (named so a start-up sweep knows it). */

@@ -3,6 +3,7 @@ import type Flatbush from 'flatbush'
 import type { JoinParams } from '../../../contract/gis/join-params'
 import type { DatasetFeature } from '../../workspace/features'
 import { Workspace, WorkspaceError } from '../../workspace/workspace'
+import { PointColumns } from '../../workspace/point-columns'
 import { loadGeos, type Geos } from '../../engine/geos'
 import { ByteLruCache } from '../../pool/byte-lru-cache'
 import { JsonChunkWriter } from '../../engine/json-chunks'
@@ -61,7 +62,13 @@ const cache = new ByteLruCache<string, { created: string; table: FeatureTable }>
  * with two fields: a million points counted 576 MB against the 512 MiB budget and were read again for
  * every join, though V8 held 250 MB of them.)
  */
-export function estimateTableBytes(features: readonly DatasetFeature[], index?: Flatbush): number {
+export function estimateTableBytes(
+  features: readonly DatasetFeature[] | PointColumns,
+  index?: Flatbush,
+): number {
+  // Points held column-wise are counted as the same points as features (they may be made so later).
+  if (features instanceof PointColumns)
+    return features.estimateBytes() + (index ? index.data.byteLength : features.count * 40)
   let bytes = 0
   let positions = 0
   let arrays = 0
@@ -112,9 +119,22 @@ async function table(workspace: Workspace, name: string, param: string): Promise
   const key = `${workspace.dir}\u0000${manifest.name}`
   const hit = cache.get(key)
   if (hit && hit.created === manifest.created) return hit.table
-  const { features, index } = workspace.readSync(manifest.name)
-  const t: FeatureTable = { name: manifest.name, features, fields: manifest.fields.map((f) => f.name), index }
-  cache.set(key, { created: manifest.created, table: t }, estimateTableBytes(features, index))
+  const read = workspace.readSync(manifest.name)
+  const { index, points } = read
+  const fields = manifest.fields.map((f) => f.name)
+  // A point dataset is read column-wise: its feature list is made only if a join asks for it.
+  const t: FeatureTable = points
+    ? {
+        name: manifest.name,
+        fields,
+        index,
+        points,
+        get features() {
+          return read.features
+        },
+      }
+    : { name: manifest.name, features: read.features, fields, index }
+  cache.set(key, { created: manifest.created, table: t }, estimateTableBytes(points ?? read.features, index))
   return t
 }
 

@@ -3,6 +3,7 @@ import Flatbush from 'flatbush'
 import type { JoinParams } from '../../../contract/gis/join-params'
 import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../../workspace/features'
 import { buildIndex } from '../../workspace/workspace'
+import type { PointColumns } from '../../workspace/point-columns'
 import {
   approximateArea,
   arcBulge,
@@ -24,9 +25,30 @@ import { planJoin, type JoinPlan, type SideStats } from './planner'
 /** A set of features the join reads: a dataset, or the user geometry sent in the body. */
 export interface FeatureTable {
   name: string
+  /** The features (of a table with `points`, made when first read: the join reads the columns instead). */
   features: readonly DatasetFeature[]
   fields: readonly string[]
   index: Flatbush
+  /** The same features column-wise, when all are 2D points (a dataset read so). */
+  points?: PointColumns
+}
+
+/** How many features a table has (without making a point table's features). */
+const countOf = (table: FeatureTable): number => (table.points ? table.points.count : table.features.length)
+
+/** Feature `i`'s geometry (a point table's made for the call). */
+const geometryAt = (table: FeatureTable, i: number): Geometry | null =>
+  table.points ? table.points.geometry(i) : table.features[i]!.geometry
+
+/** A reader of one property of a table's features by index (a point table's from its column). */
+function propertyReader(table: FeatureTable, name: string): (i: number) => unknown {
+  const points = table.points
+  if (points) {
+    const column = points.column(name)
+    return column ? (i) => column[i] : (i) => points.property(i, name)
+  }
+  const features = table.features
+  return (i) => features[i]!.properties[name]
 }
 
 /**
@@ -62,21 +84,23 @@ function vertexCount(geometry: Geometry): number {
 function shapeOf(table: FeatureTable): TableShape {
   let shape = shapeCache.get(table)
   if (!shape) {
-    const boxes = new Float64Array(table.features.length * 4).fill(NaN)
-    const kinds = new Uint8Array(table.features.length)
+    const n = countOf(table)
+    const boxes = new Float64Array(n * 4).fill(NaN)
+    const kinds = new Uint8Array(n)
     let features = 0
     let vertices = 0
     let width = 0
     let height = 0
     const extent: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity]
-    const n = table.features.length
+    // A point table's coordinates, read without making its features.
+    const xs = table.points?.xs
+    const ys = table.points?.ys
     for (let i = 0; i < n; i++) {
-      const f = table.features[i]!
-      const g = f.geometry
+      let g = xs ? undefined : table.features[i]!.geometry
       // A point with numeric coordinates (the common case of a large table): what `geometryBBox` gives
       // (its box is the point, one vertex) without a box or closures per feature.
-      const x = g?.type === 'Point' ? g.coordinates[0] : undefined
-      const y = g?.type === 'Point' ? g.coordinates[1] : undefined
+      const x = xs ? xs[i] : g?.type === 'Point' ? g.coordinates[0] : undefined
+      const y = ys ? ys[i] : g?.type === 'Point' ? g.coordinates[1] : undefined
       if (typeof x === 'number' && typeof y === 'number' && x === x && y === y) {
         kinds[i] = KIND_POINT
         boxes[i * 4] = boxes[i * 4 + 2] = x
@@ -89,12 +113,13 @@ function shapeOf(table: FeatureTable): TableShape {
         if (y > extent[3]) extent[3] = y
         continue
       }
+      if (g === undefined) g = geometryAt(table, i)
       const b = geometryBBox(g)
       kinds[i] = !g ? KIND_NONE : isPoint(g) ? KIND_POINT : KIND_OTHER
       if (!b) continue
       boxes.set(b, i * 4)
       features++
-      vertices += kinds[i] === KIND_POINT ? 1 : vertexCount(f.geometry!)
+      vertices += kinds[i] === KIND_POINT ? 1 : vertexCount(g!)
       width += b[2] - b[0]
       height += b[3] - b[1]
       if (b[0] < extent[0]) extent[0] = b[0]
@@ -133,9 +158,9 @@ function tableGeography(table: FeatureTable): TableGeography {
   if (!found) {
     found = { bulge: 0, acrossAntimeridian: [] }
     const { kinds } = shapeOf(table)
-    for (let i = 0; i < table.features.length; i++) {
+    for (let i = 0; i < kinds.length; i++) {
       if (kinds[i] !== KIND_OTHER) continue
-      const geometry = table.features[i]!.geometry
+      const geometry = geometryAt(table, i)
       found.bulge = Math.max(found.bulge, arcBulge(geometry))
       if (crossesAntimeridian(geometry)) found.acrossAntimeridian.push(i)
     }
@@ -274,32 +299,36 @@ function basicJoin(input: JoinInput): JoinOutput {
   const pairs = new PairList()
   const op = params.operator
   const add = (s: number, r: number) => pairs.push(s, r) > rowCap
+  const sourceValue = propertyReader(source, params.sourceProperty)
+  const refValue = propertyReader(ref, refProperty)
+  const nSource = countOf(source)
+  const nRef = countOf(ref)
   if (op === 'IN' || op === 'NOT IN') {
     const keys = new Set<string>()
-    for (const f of ref.features) {
-      const k = valueKey(f.properties[refProperty])
+    for (let r = 0; r < nRef; r++) {
+      const k = valueKey(refValue(r))
       if (k) keys.add(k)
     }
-    for (let s = 0; s < source.features.length; s++) {
-      const k = valueKey(source.features[s]!.properties[params.sourceProperty])
+    for (let s = 0; s < nSource; s++) {
+      const k = valueKey(sourceValue(s))
       if (k === undefined) continue
       if (keys.has(k) === (op === 'IN') && add(s, -1)) break
     }
   } else if (op === '=') {
     const byKey = new Map<string, number[]>()
-    ref.features.forEach((f, r) => {
-      const k = valueKey(f.properties[refProperty])
+    for (let r = 0; r < nRef; r++) {
+      const k = valueKey(refValue(r))
       if (k) (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(r)
-    })
-    outer: for (let s = 0; s < source.features.length; s++) {
-      const k = valueKey(source.features[s]!.properties[params.sourceProperty])
+    }
+    outer: for (let s = 0; s < nSource; s++) {
+      const k = valueKey(sourceValue(s))
       for (const r of (k && byKey.get(k)) || []) if (add(s, r)) break outer
     }
   } else {
-    outer: for (let s = 0; s < source.features.length; s++) {
-      const a = source.features[s]!.properties[params.sourceProperty]
-      for (let r = 0; r < ref.features.length; r++) {
-        if (compareValues(a, op, ref.features[r]!.properties[refProperty]) && add(s, r)) break outer
+    outer: for (let s = 0; s < nSource; s++) {
+      const a = sourceValue(s)
+      for (let r = 0; r < nRef; r++) {
+        if (compareValues(a, op, refValue(r)) && add(s, r)) break outer
       }
     }
   }
@@ -569,8 +598,7 @@ function drivenJoin(
   const probeGeos = new Map<number, GeomPtr>()
   const probeEdges = new Map<number, ReturnType<typeof edgeSet>>()
   const { boxes, kinds } = shapeOf(probe)
-  const features = probe.features
-  const nProbe = features.length
+  const nProbe = countOf(probe)
   // What the grid says is about the probed feature against the driving one: op(probe, drive).
   const gridOp = converse(rel)
   // When the source drives, rows past the cap are dropped as the join goes: `limit` is the first reference
@@ -580,7 +608,7 @@ function drivenJoin(
     ? (d: number, p: number): boolean => {
         if (p >= limit) return false
         if (pairs.push(d, p) > 2 * rowCap + 1024) {
-          pairs.sortByReference(probe.features.length)
+          pairs.sortByReference(nProbe)
           pairs.truncate(rowCap + 1)
           limit = pairs.reference(rowCap)
         }
@@ -591,7 +619,7 @@ function drivenJoin(
     let ptr = kept.get(s) ?? probeGeos.get(s)
     if (ptr === undefined) {
       try {
-        ptr = toGeos(geos, features[s]!.geometry as Geometry)
+        ptr = toGeos(geos, geometryAt(probe, s) as Geometry)
       } catch (error) {
         throw new JoinInputError(400, `feature ${s} of dataset ${probe.name}: ${(error as Error).message}`)
       }
@@ -610,7 +638,7 @@ function drivenJoin(
   const probeBulge = probeGeography?.bulge ?? 0
   const probeProxies = new Map<number, GeomPtr>()
   const geographyOf = (s: number): GeomPtr => {
-    const geometry = features[s]!.geometry as Geometry
+    const geometry = geometryAt(probe, s) as Geometry
     if (!needsGeographyProxy(geometry, tolerance)) return geomOf(s)
     let ptr = probeProxies.get(s)
     if (ptr === undefined)
@@ -631,9 +659,10 @@ function drivenJoin(
   const everything = op === 'Disjoint' ? Int32Array.from({ length: nProbe }, (_, i) => i) : undefined
   const probeFilter = bySource ? undefined : filter
   try {
-    outer: for (let d = 0; d < drive.features.length; d++) {
+    const nDrive = countOf(drive)
+    outer: for (let d = 0; d < nDrive; d++) {
       if (bySource && filter && !filter(d)) continue
-      const driveGeometry = drive.features[d]!.geometry
+      const driveGeometry = geometryAt(drive, d)
       const driveBox = geometryBBox(driveGeometry)
       if (!driveGeometry || !driveBox) {
         // No geometry is disjoint from everything (as an empty geometry in PostGIS) and in no other relation.
@@ -697,7 +726,7 @@ function drivenJoin(
               : grid.box(boxes[s * 4]!, boxes[s * 4 + 1]!, boxes[s * 4 + 2]!, boxes[s * 4 + 3]!)
             if (where !== Where.Unknown) hit = decidedByGrid(gridOp, where)
             // A vertex strictly inside the driving geometry: the interiors meet.
-            else if (vertexDecides && !point && grid.someVertexInterior(features[s]!.geometry!))
+            else if (vertexDecides && !point && grid.someVertexInterior(geometryAt(probe, s)!))
               hit = decidedByGrid(gridOp, Where.Interior)
           }
           if (hit === undefined)
@@ -749,7 +778,7 @@ function drivenJoin(
                   hit = true
                 } else {
                   let edges = probeEdges.get(s)
-                  if (!edges) probeEdges.set(s, (edges = edgeSet(features[s]!.geometry)))
+                  if (!edges) probeEdges.set(s, (edges = edgeSet(geometryAt(probe, s))))
                   hit = distanceBetweenEdgeSets(edges, driveEdges!, distance) <= distance
                 }
                 break
@@ -771,17 +800,18 @@ function drivenJoin(
     for (const ptr of probeGeos.values()) destroy(geos, ptr)
     for (const ptr of probeProxies.values()) destroy(geos, ptr)
   }
-  if (bySource) pairs.sortByReference(probe.features.length)
+  if (bySource) pairs.sortByReference(nProbe)
   return pairs
 }
 
 function functionJoin(geos: Geos, input: JoinInput): JoinOutput {
   const { params, source, rowCap } = input
   requireGeometryColumn(params.sourceProperty, 'sourceProperty', source)
-  const holds = (s: number) => functionHolds(params, source.features[s]!.geometry)
+  const holds = (s: number) => functionHolds(params, geometryAt(source, s))
   if (input.ref) return spatialJoin(geos, input, holds)
   const pairs = new PairList()
-  for (let s = 0; s < source.features.length && pairs.length <= rowCap; s++) if (holds(s)) pairs.push(s, -1)
+  const n = countOf(source)
+  for (let s = 0; s < n && pairs.length <= rowCap; s++) if (holds(s)) pairs.push(s, -1)
   const truncated = pairs.length > rowCap
   if (truncated) pairs.truncate(rowCap)
   return { pairs, truncated }
@@ -893,8 +923,8 @@ export function writeResultRows(
   // A table's values are encoded once per join when its features come back in two rows or more on average
   // (a reference polygon holding thousands of points); otherwise they are written straight.
   const memoFor = (table: FeatureTable | undefined) =>
-    table && table.features.length * 2 <= pairs.length
-      ? new Array<Uint8Array | undefined>(table.features.length)
+    table && countOf(table) * 2 <= pairs.length
+      ? new Array<Uint8Array | undefined>(countOf(table))
       : undefined
   const columns = sel.columns.map((c, i) => {
     const table = c.table === 'source' ? source : ref
@@ -906,6 +936,9 @@ export function writeResultRows(
       name: c.name,
       table,
       memo,
+      // A point table's: its features' count, and the column's values (its coordinates for the geometry).
+      count: table?.points ? table.points.count : -1,
+      column: table?.points && !c.geometry ? table.points.column(c.name) : undefined,
       // What a block of rows reads of this column, gathered before they are written (see below).
       values: memo ? undefined : new Array<unknown>(BLOCK),
       xs: c.geometry && !memo ? new Float64Array(BLOCK) : undefined,
@@ -926,9 +959,27 @@ export function writeResultRows(
       const c = columns[k]!
       const values = c.values
       if (!values) continue
-      const features = c.table?.features
       const xs = c.xs
       const ys = c.ys
+      const points = c.table?.points
+      if (points) {
+        // A point table's values straight from its columns (the geometry's, when not a number pair, made
+        // where it is written).
+        const column = c.column
+        const px = points.xs
+        const py = points.ys
+        for (let j = 0; j < m; j++) {
+          const at = c.fromSource ? pairs.source(b + j) : pairs.reference(b + j)
+          if (at < 0 || at >= c.count) values[j] = MISSING
+          else if (xs) {
+            values[j] = null
+            xs[j] = px[at]!
+            ys![j] = py[at]!
+          } else values[j] = column ? column[at] : points.property(at, c.name)
+        }
+        continue
+      }
+      const features = c.table?.features
       for (let j = 0; j < m; j++) {
         const at = c.fromSource ? pairs.source(b + j) : pairs.reference(b + j)
         const feature = at >= 0 && features ? features[at] : undefined
@@ -957,12 +1008,20 @@ export function writeResultRows(
           else if (!c.xs) writeText(out, value)
           // A point's WKT is written here as GEOS writes it, when its coordinates allow (nearly always).
           else if (Number.isNaN(c.xs[j]!) || !out.pointWkt(c.xs[j]!, c.ys![j]!))
-            out.string(wkt(value as Geometry | null))
+            out.string(
+              wkt(
+                c.count >= 0
+                  ? geometryAt(c.table!, c.fromSource ? pairs.source(i) : pairs.reference(i))
+                  : (value as Geometry | null),
+              ),
+            )
           continue
         }
         const at = c.fromSource ? pairs.source(i) : pairs.reference(i)
-        const feature = at >= 0 ? c.table?.features[at] : undefined
-        if (!feature) {
+        const table = c.table
+        const points = table?.points
+        const feature = points || at < 0 ? undefined : table?.features[at]
+        if (points ? at < 0 || at >= c.count : !feature) {
           out.bytes(empty)
           continue
         }
@@ -970,7 +1029,9 @@ export function writeResultRows(
         let value = memo[at]
         if (!value) {
           const literal = JSON.stringify(
-            c.geometry ? wkt(feature.geometry) : text(feature.properties[c.name]),
+            c.geometry
+              ? wkt(points ? points.geometry(at) : feature!.geometry)
+              : text(points ? points.property(at, c.name) : feature!.properties[c.name]),
           )
           value = memo[at] = utf8.encode(literal)
         }
