@@ -420,10 +420,16 @@ class PointSink {
   ys: Float64Array
   readonly values: unknown[][]
 
-  constructor(capacity: number, fields: number) {
+  /**
+   * Room for `declared` points (the header's count) when that takes at most twice the bytes `bytes` (the
+   * file's features) hold, so a false count cannot make it allocate more; else it grows as points come.
+   */
+  constructor(declared: number, fields: number, bytes: number) {
+    const capacity = declared * (16 + 8 * fields) <= 2 * bytes ? declared : 0
     this.xs = new Float64Array(Math.max(16, capacity))
     this.ys = new Float64Array(Math.max(16, capacity))
-    this.values = Array.from({ length: fields }, () => [])
+    // Made at their length and filled in place: faster than growing them item by item.
+    this.values = Array.from({ length: fields }, () => new Array<unknown>(capacity))
   }
 
   add(reader: PointReader): void {
@@ -438,14 +444,16 @@ class PointSink {
     this.xs[this.n] = reader.x
     this.ys[this.n] = reader.y
     const values = this.values
-    for (let k = 0; k < values.length; k++) values[k]!.push(reader.values[k])
-    this.n++
+    const n = this.n
+    for (let k = 0; k < values.length; k++) values[k]![n] = reader.values[k]
+    this.n = n + 1
   }
 
   columns(fields: readonly FieldInfo[]): PointColumns {
     const n = this.n
     const xs = n === this.xs.length ? this.xs : this.xs.slice(0, n)
     const ys = n === this.ys.length ? this.ys : this.ys.slice(0, n)
+    for (const column of this.values) column.length = n
     return new PointColumns(xs, ys, fields, this.values)
   }
 }
@@ -540,7 +548,7 @@ function decodeFlatGeobuf(
   // Column-wise while every feature is a point (a field named __proto__ would not read back the same).
   let sink =
     columnar && points && !fields.some((f) => f.name === '__proto__')
-      ? new PointSink(declared, fields.length)
+      ? new PointSink(declared, fields.length, bytes.length - offset)
       : undefined
   while (offset < bytes.length) {
     const id = sink ? sink.n : features.length
@@ -552,7 +560,7 @@ function decodeFlatGeobuf(
     const at = aligned ? offset : 0
     let end: number
     try {
-      end = checkSizePrefixed(src, aligned ? view : new DataView(src.buffer), at, FEATURE, `feature ${id}`)
+      end = checkSizePrefixed(src, aligned ? view : new DataView(src.buffer), at, FEATURE, 'feature', id)
     } catch (error) {
       if (error instanceof FlatBufferError)
         throw new FlatGeobufError(`${error.message} (truncated or corrupt)`)

@@ -18,6 +18,52 @@ interface Schema {
   name: string
   /** By field id (the vtable slot). */
   fields: Field[]
+  /** The fields as numbers (made on first use: the checker reads them for every table). */
+  compiled?: Compiled
+}
+
+const SCALAR = 1
+const STRING = 2
+const VECTOR = 3
+const TABLE = 4
+const TABLES = 5
+
+interface Compiled {
+  /** What each field holds (SCALAR…TABLES). */
+  kinds: Uint8Array
+  /** A scalar's bytes, a vector's bytes per item. */
+  sizes: Uint8Array
+  /** The schema of a table's or tables' field. */
+  children: Array<Schema | undefined>
+  /** How messages name a table of this schema at the root ("feature"). */
+  where: string
+}
+
+function compile(schema: Schema): Compiled {
+  const n = schema.fields.length
+  const compiled: Compiled = {
+    kinds: new Uint8Array(n),
+    sizes: new Uint8Array(n),
+    children: [],
+    where: schema.name.toLowerCase(),
+  }
+  schema.fields.forEach((field, id) => {
+    if ('scalar' in field) {
+      compiled.kinds[id] = SCALAR
+      compiled.sizes[id] = field.scalar
+    } else if ('string' in field) compiled.kinds[id] = STRING
+    else if ('vector' in field) {
+      compiled.kinds[id] = VECTOR
+      compiled.sizes[id] = field.vector
+    } else if ('table' in field) {
+      compiled.kinds[id] = TABLE
+      compiled.children[id] = field.table()
+    } else {
+      compiled.kinds[id] = TABLES
+      compiled.children[id] = field.tables()
+    }
+  })
+  return (schema.compiled = compiled)
 }
 
 const u8: Field = { scalar: 1 }
@@ -78,23 +124,43 @@ export class FlatBufferError extends Error {
 /** Nesting of tables (geometry parts inside parts) a file may use. */
 const MAX_DEPTH = 64
 
-/** One pass over one buffer; methods rather than closures, as it runs once per feature. */
+/**
+ * One pass over one buffer; methods rather than closures, and one instance reused, as it runs once per
+ * feature (a vector's start and length come back in `data` and `count`, not in an array).
+ */
 class Checker {
   private tables = 0
-  private readonly maxTables: number
+  private maxTables = 0
+  private bytes: Uint8Array = new Uint8Array(0)
+  private view: DataView = new DataView(this.bytes.buffer)
+  private base = 0
+  private end = 0
+  private what = ''
+  private index: number | undefined
+  /** The last vector's start and item count (`vector`). */
+  data = 0
+  count = 0
 
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly view: DataView,
-    private readonly base: number,
-    private readonly end: number,
-    private readonly what: string,
-  ) {
+  reset(
+    bytes: Uint8Array,
+    view: DataView,
+    base: number,
+    end: number,
+    what: string,
+    index: number | undefined,
+  ): void {
+    this.bytes = bytes
+    this.view = view
+    this.base = base
+    this.end = end
+    this.what = what
+    this.index = index
+    this.tables = 0
     this.maxTables = Math.ceil((end - base) / 4) + 8
   }
 
   fail(message: string): never {
-    throw new FlatBufferError(`${this.what}: ${message}`)
+    throw new FlatBufferError(`${nameOf(this.what, this.index)}: ${message}`)
   }
 
   inside(pos: number, size: number): boolean {
@@ -109,15 +175,16 @@ class Checker {
     return pos + offset
   }
 
-  /** Start and length of the vector whose offset is stored at `pos`. */
-  vector(pos: number, element: number, where: string): [number, number] {
+  /** Start (`data`) and length (`count`) of the vector whose offset is stored at `pos`. */
+  vector(pos: number, element: number, where: string): void {
     const at = this.forward(pos, where)
     const count = this.view.getUint32(at, true)
     const data = at + 4
     if (count > 0x7fffffff || !this.inside(data, count * element))
       this.fail(`${where} declares ${count} items beyond the data`)
     if (element > 1 && (this.bytes.byteOffset + data) % element !== 0) this.fail(`${where} is misaligned`)
-    return [data, count]
+    this.data = data
+    this.count = count
   }
 
   table(pos: number, schema: Schema, depth: number, where: string): void {
@@ -134,34 +201,50 @@ class Checker {
       this.fail(`${where} has a field table of impossible size ${vtableSize}`)
     if (tableSize < 4 || !this.inside(pos, tableSize))
       this.fail(`${where} declares an impossible size ${tableSize}`)
-    const slots = Math.min((vtableSize - 4) / 2, schema.fields.length)
+    const { kinds, sizes, children } = schema.compiled ?? compile(schema)
+    const slots = Math.min((vtableSize - 4) / 2, kinds.length)
     for (let id = 0; id < slots; id++) {
       const offset = view.getInt16(vtable + 4 + id * 2, true)
       if (offset === 0) continue
-      const field = schema.fields[id]!
-      const size = 'scalar' in field ? field.scalar : 4
+      const kind = kinds[id]!
+      const size = kind === SCALAR ? sizes[id]! : 4
       if (offset < 4 || offset + size > tableSize) this.fail(`${where} field ${id} lies outside its table`)
       const at = pos + offset
-      if ('string' in field) {
-        const [data, count] = this.vector(at, 1, where)
-        if (!this.inside(data, count + 1)) this.fail(`${where} field ${id} is a string running past the data`)
-      } else if ('vector' in field) {
-        this.vector(at, field.vector, where)
-      } else if ('table' in field) {
-        this.table(this.forward(at, where), field.table(), depth + 1, where)
-      } else if ('tables' in field) {
-        const [data, count] = this.vector(at, 4, where)
-        const child = field.tables()
-        for (let i = 0; i < count; i++) this.table(this.forward(data + i * 4, where), child, depth + 1, where)
+      switch (kind) {
+        case STRING:
+          this.vector(at, 1, where)
+          if (!this.inside(this.data, this.count + 1))
+            this.fail(`${where} field ${id} is a string running past the data`)
+          break
+        case VECTOR:
+          this.vector(at, sizes[id]!, where)
+          break
+        case TABLE:
+          this.table(this.forward(at, where), children[id]!, depth + 1, where)
+          break
+        case TABLES: {
+          this.vector(at, 4, where)
+          const data = this.data
+          const count = this.count
+          const child = children[id]!
+          for (let i = 0; i < count; i++)
+            this.table(this.forward(data + i * 4, where), child, depth + 1, where)
+          break
+        }
       }
     }
   }
 }
 
+const nameOf = (what: string, index: number | undefined): string =>
+  index === undefined ? what : `${what} ${index}`
+
+const checker = new Checker()
+
 /**
  * Check the size-prefixed FlatBuffer at `start` (its 4-byte length, then the root offset) against the
  * schema, within `[start, start + 4 + length)`; returns that end. Throws FlatBufferError naming what is
- * out of place.
+ * out of place (`what`, followed by `index` when given: "feature 12").
  */
 export function checkSizePrefixed(
   bytes: Uint8Array,
@@ -169,16 +252,22 @@ export function checkSizePrefixed(
   start: number,
   schema: Schema,
   what: string,
+  index?: number,
 ): number {
-  if (start + 8 > bytes.length) throw new FlatBufferError(`${what} is cut short`)
+  if (start + 8 > bytes.length) throw new FlatBufferError(`${nameOf(what, index)} is cut short`)
   const length = view.getUint32(start, true)
   const end = start + 4 + length
   if (length < 4 || end > bytes.length) {
     throw new FlatBufferError(
-      `${what} declares ${length} bytes but only ${bytes.length - start - 4} remain (truncated or corrupt)`,
+      `${nameOf(what, index)} declares ${length} bytes but only ${bytes.length - start - 4} remain (truncated or corrupt)`,
     )
   }
-  const checker = new Checker(bytes, view, start + 4, end, what)
-  checker.table(checker.forward(start + 4, 'the root offset'), schema, 0, schema.name.toLowerCase())
+  checker.reset(bytes, view, start + 4, end, what, index)
+  checker.table(
+    checker.forward(start + 4, 'the root offset'),
+    schema,
+    0,
+    (schema.compiled ?? compile(schema)).where,
+  )
   return end
 }
