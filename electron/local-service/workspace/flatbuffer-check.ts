@@ -124,6 +124,9 @@ export class FlatBufferError extends Error {
 /** Nesting of tables (geometry parts inside parts) a file may use. */
 const MAX_DEPTH = 64
 
+const NO_BYTES = new Uint8Array(0)
+const NO_VIEW = new DataView(NO_BYTES.buffer)
+
 /**
  * One pass over one buffer; methods rather than closures, and one instance reused, as it runs once per
  * feature (a vector's start and length come back in `data` and `count`, not in an array).
@@ -131,8 +134,8 @@ const MAX_DEPTH = 64
 class Checker {
   private tables = 0
   private maxTables = 0
-  private bytes: Uint8Array = new Uint8Array(0)
-  private view: DataView = new DataView(this.bytes.buffer)
+  private bytes: Uint8Array = NO_BYTES
+  private view: DataView = NO_VIEW
   private base = 0
   private end = 0
   private what = ''
@@ -157,6 +160,12 @@ class Checker {
     this.index = index
     this.tables = 0
     this.maxTables = Math.ceil((end - base) / 4) + 8
+  }
+
+  /** Let go of the buffer checked last (the checker outlives it). */
+  release(): void {
+    this.bytes = NO_BYTES
+    this.view = NO_VIEW
   }
 
   fail(message: string): never {
@@ -263,11 +272,15 @@ export function checkSizePrefixed(
     )
   }
   checker.reset(bytes, view, start + 4, end, what, index)
-  checker.table(
-    checker.forward(start + 4, 'the root offset'),
-    schema,
-    0,
-    (schema.compiled ?? compile(schema)).where,
-  )
+  try {
+    checker.table(
+      checker.forward(start + 4, 'the root offset'),
+      schema,
+      0,
+      (schema.compiled ?? compile(schema)).where,
+    )
+  } finally {
+    checker.release()
+  }
   return end
 }

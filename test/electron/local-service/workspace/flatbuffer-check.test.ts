@@ -1,3 +1,5 @@
+import v8 from 'node:v8'
+import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import {
   FlatGeobufError,
@@ -6,6 +8,9 @@ import {
   writeFlatGeobuf,
 } from '../../../../electron/local-service/workspace/fgb'
 import type { DatasetFeature } from '../../../../electron/local-service/workspace/features'
+
+v8.setFlagsFromString('--expose-gc')
+const gc = vm.runInNewContext('gc') as () => void
 
 const features: DatasetFeature[] = Array.from({ length: 20 }, (_, i) => ({
   geometry: { type: 'Point', coordinates: [i, -i] },
@@ -54,4 +59,26 @@ describe('the FlatBuffers check of each feature', () => {
       expect(readFlatGeobufTable(good).points!.features()).toEqual(features)
     }
   })
+
+  it('keeps no hold on a file once read, good or damaged', async () => {
+    const refs = [readAndDrop(false), readAndDrop(true)]
+    // A WeakRef holds its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    gc()
+    expect(refs.map((r) => r.deref())).toEqual([undefined, undefined])
+  })
 })
+
+/** Read a file (damaged or not) with both readers; returns a weak reference to its buffer. */
+function readAndDrop(damage: boolean): WeakRef<ArrayBufferLike> {
+  const bytes = writeFlatGeobuf(features, fields)
+  if (damage) new DataView(bytes.buffer).setUint32(featureStarts(bytes)[3]! + 4, 0x7ffffff0, true)
+  for (const read of [readFlatGeobuf, readFlatGeobufTable]) {
+    try {
+      read(bytes)
+    } catch {
+      // The damaged file.
+    }
+  }
+  return new WeakRef(bytes.buffer)
+}
