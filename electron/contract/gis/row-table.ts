@@ -384,10 +384,13 @@ export class RowTable {
     return cellText(JSON.parse(textOf(b, start, end)))
   }
 
-  /** Where the value of `key` in row `index` lies in `bytes`, quotes included ([0, 0] where it has none). */
-  span(index: number, key: string): [number, number] {
+  /**
+   * Where every value of `key` lies in `bytes` (start and end per row, quotes included; 0 and 0 where a row
+   * has none), for reading a whole column without a call per row; null when no row has the key.
+   */
+  spans(key: string): { starts: Uint32Array; ends: Uint32Array } | null {
     const c = this.byKey.get(key)
-    return c ? [c.starts[index] ?? 0, c.ends[index] ?? 0] : [0, 0]
+    return c ? { starts: c.starts, ends: c.ends } : null
   }
 
   /** Row `index` as an object of strings (only the members it has). */

@@ -29,6 +29,8 @@ export function joinRunFromOutcome(
         : undefined
   return {
     runId,
+    // A view of the transport's own copy of this answer (envelope and rows, nothing else): a clone of its
+    // whole buffer across Electron's IPC shows the renderer only this answer.
     rowsJson: response.rows.bytes,
     rowCount: response.rows.length,
     ...(columns.success ? { columns: columns.data } : {}),

@@ -84,10 +84,14 @@ function plainPoint(b: Uint8Array, start: number, end: number, out: Float64Array
  */
 export function pointColumn(table: RowTable, key: string): Float64Array | null {
   const b = table.bytes
+  const spans = table.spans(key)
+  if (!spans) return null
+  const { starts, ends } = spans
   const out = new Float64Array(table.length * 2).fill(NaN)
   let any = false
   for (let i = 0; i < table.length; i++) {
-    const [start, end] = table.span(i, key)
+    const start = starts[i]!
+    const end = ends[i]!
     if (end === 0) continue
     if (plainPoint(b, start, end, out, 2 * i)) {
       any = true
