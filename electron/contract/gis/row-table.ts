@@ -433,7 +433,9 @@ export class RowTable {
  * place (none when it is absent or null). Throws `RowsShapeError` naming the place when it is not that.
  */
 export function readJoinBody(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: RowTable } {
-  const s = new Scanner(bytes, 0, bytes.length)
+  // A byte order mark is not JSON, but decoders drop it (as the answer's reader did before): so does this.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  const s = new Scanner(bytes, bom, bytes.length)
   if (s.space() !== OPEN_BRACE) s.fail('the answer is not a JSON object', 'body')
   s.p++
   const envelope: Record<string, unknown> = {}

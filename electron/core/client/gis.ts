@@ -90,17 +90,17 @@ export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
     fail('unclassified', `gis.join: the provider's answer has an unexpected shape at ${at}: ${message}`, {
       status: res.status,
     })
-  if (res.body.byteLength === 0 || /^\s*$/.test(new TextDecoder().decode(res.body.subarray(0, 64))))
-    return fail(
-      'unclassified',
-      `gis.join: the provider answered HTTP ${res.status} with an empty body where JSON was expected`,
-      { status: res.status },
-    )
   let body: ReturnType<typeof readJoinBody>
   try {
     body = readJoinBody(res.body)
   } catch (error) {
     if (!(error instanceof RowsShapeError)) throw error
+    if (res.body.every((b) => b === 32 || b === 10 || b === 13 || b === 9))
+      return fail(
+        'unclassified',
+        `gis.join: the provider answered HTTP ${res.status} with an empty body where JSON was expected`,
+        { status: res.status },
+      )
     if (error.at === 'body' || error.at.startsWith('byte'))
       return fail(
         'unclassified',

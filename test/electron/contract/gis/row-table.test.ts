@@ -110,6 +110,8 @@ describe('readJoinBody', () => {
     expect(readJoinBody(bytes('{"result":null,"code":"200"}')).rows.length).toBe(0)
     expect(readJoinBody(bytes('{"code":"200"}')).rows.length).toBe(0)
     expect(readJoinBody(bytes('{"result":{"p":"single"}}')).rows.rows()).toEqual([{ p: 'single' }])
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"result":[{"p":"é"}]}')])
+    expect(readJoinBody(withBom).rows.rows()).toEqual([{ p: 'é' }])
   })
 
   it('refuses a body that is not one JSON object', () => {

@@ -153,6 +153,24 @@ describe('gis client', () => {
     expect(bad.ok ? '' : bad.error.message).toMatch(/result\.1: result rows must be objects/)
   })
 
+  it('names an empty or cut join answer, and reads one with a byte order mark or leading spaces', async () => {
+    const { client } = clientFor(fake)
+    for (const body of ['', ' \n '.repeat(40)]) {
+      fake.on(JOIN, { status: 200, body })
+      const r = await client.gis.join(spatial)
+      expect(r.ok ? '' : r.error.message).toMatch(/HTTP 200 with an empty body where JSON was expected/)
+    }
+    fake.on(JOIN, { status: 200, body: '{"code":"200","result":[{"prop1":"a"},{"prop1":"b' })
+    const cut = await client.gis.join(spatial)
+    expect(cut.ok ? '' : cut.error.message).toMatch(/not valid JSON \(truncated or malformed, \d+ bytes\)/)
+    fake.on(JOIN, {
+      status: 200,
+      body: '\ufeff' + ' '.repeat(100) + '{"code":"200","result":[{"prop1":"ü"}]}',
+    })
+    const ok = await client.gis.join(spatial)
+    expect(ok.ok && ok.value.response.rows.rows()).toEqual([{ prop1: 'ü' }])
+  })
+
   it('join: 422 and 404 keep their meaning', async () => {
     fake.on(JOIN, { status: 422, json: { message: 'refProperty missing' } })
     const { client } = clientFor(fake)
