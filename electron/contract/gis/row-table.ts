@@ -38,10 +38,15 @@ export function cellText(value: unknown): string {
 }
 
 const decoder = new TextDecoder()
+
+/** Set an own member, so that one named "__proto__" stays a member (as JSON.parse makes it). */
+function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+}
 const encoder = new TextEncoder()
 
 /** Bytes `start..end` as a string: ASCII without a decoder call (cells are short and mostly ASCII). */
-export function textOf(bytes: Uint8Array, start: number, end: number): string {
+function textOf(bytes: Uint8Array, start: number, end: number): string {
   if (end - start <= 64) {
     let ascii = true
     for (let i = start; i < end; i++)
@@ -133,6 +138,37 @@ class Scanner {
     }
     this.p = p + 1
     return escaped
+  }
+
+  /** Where the last member name read by `member` lies (between its quotes). */
+  nameStart = 0
+  nameEnd = 0
+
+  /**
+   * At a member of an object: past its name and the ":" to the start of its value (`nameStart..nameEnd`
+   * then hold the name); returns whether the name holds an escape.
+   */
+  member(at: string): boolean {
+    if (this.space() !== QUOTE) this.fail('a member name expected', at)
+    this.nameStart = this.p + 1
+    const escaped = this.string()
+    this.nameEnd = this.p - 1
+    if (this.space() !== COLON) this.fail('":" expected', at)
+    this.p++
+    if (this.space() === -1) this.fail('a value expected', at)
+    return escaped
+  }
+
+  /** After an item of a list: past a "," (true: another item follows) or past `close` (false: the list ends). */
+  more(close: number, at: string): boolean {
+    const c = this.space()
+    if (c === COMMA) {
+      this.p++
+      return true
+    }
+    if (c !== close) this.fail(`"," or "${String.fromCharCode(close)}" expected`, at)
+    this.p++
+    return false
   }
 
   /** Past the value at `p`: strings checked, brackets balanced, a literal to its end. */
@@ -278,58 +314,30 @@ export class RowTable {
     const row = () => {
       if (count === capacity) grow()
       s.p++ // {
-      let c = s.space()
-      if (c === CLOSE_BRACE) {
-        s.p++
-        count++
-        return
-      }
-      for (let member = 0; ; member++) {
-        if (c !== QUOTE) s.fail('a member name expected', `result.${count}`)
-        const keyStart = s.p + 1
-        const escaped = s.string()
-        const column = columnOf(keyStart, s.p - 1, escaped, member)
-        if (s.space() !== COLON) s.fail('":" expected', `result.${count}`)
-        s.p++
-        if (s.space() === -1) s.fail('a value expected', `result.${count}`)
-        const valueStart = s.p
-        s.value()
-        column.starts[count] = valueStart
-        column.ends[count] = s.p
-        c = s.space()
-        if (c === COMMA) {
-          s.p++
-          c = s.space()
-          continue
+      const at = `result.${count}`
+      if (s.space() === CLOSE_BRACE) s.p++
+      else
+        for (let member = 0; ; member++) {
+          const escaped = s.member(at)
+          const column = columnOf(s.nameStart, s.nameEnd, escaped, member)
+          const valueStart = s.p
+          s.value()
+          column.starts[count] = valueStart
+          column.ends[count] = s.p
+          if (!s.more(CLOSE_BRACE, at)) break
         }
-        if (c === CLOSE_BRACE) break
-        s.fail('"," or "}" expected', `result.${count}`)
-      }
-      s.p++
       count++
     }
 
     const first = s.space()
     if (first === OPEN_BRACKET) {
       s.p++
-      let c = s.space()
-      if (c === CLOSE_BRACKET) s.p++
+      if (s.space() === CLOSE_BRACKET) s.p++
       else
-        for (;;) {
-          if (c !== OPEN_BRACE) s.fail('result rows must be objects', `result.${count}`)
+        do {
+          if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${count}`)
           row()
-          c = s.space()
-          if (c === COMMA) {
-            s.p++
-            c = s.space()
-            continue
-          }
-          if (c === CLOSE_BRACKET) {
-            s.p++
-            break
-          }
-          s.fail('"," or "]" expected', `result.${count}`)
-        }
+        } while (s.more(CLOSE_BRACKET, `result.${count}`))
     } else if (first === OPEN_BRACE) {
       row()
     } else if (first === 110 && decoder.decode(bytes.subarray(s.p, s.p + 4)) === 'null') {
@@ -398,14 +406,7 @@ export class RowTable {
     const out: Record<string, string> = {}
     for (const c of this.columns) {
       const end = c.ends[index]!
-      // defineProperty, so that a member named "__proto__" stays a member.
-      if (end !== 0)
-        Object.defineProperty(out, c.key, {
-          value: this.valueAt(c.starts[index]!, end),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        })
+      if (end !== 0) setMember(out, c.key, this.valueAt(c.starts[index]!, end))
     }
     return out
   }
@@ -440,40 +441,18 @@ export function readJoinBody(bytes: Uint8Array): { envelope: Record<string, unkn
   s.p++
   const envelope: Record<string, unknown> = {}
   let rows: RowTable | undefined
-  let c = s.space()
-  if (c === CLOSE_BRACE) s.p++
+  if (s.space() === CLOSE_BRACE) s.p++
   else
-    for (;;) {
-      if (c !== QUOTE) s.fail('a member name expected', 'body')
-      const keyStart = s.p
-      s.string()
-      const key = JSON.parse(decoder.decode(bytes.subarray(keyStart, s.p))) as string
-      if (s.space() !== COLON) s.fail('":" expected', 'body')
-      s.p++
-      if (s.space() === -1) s.fail('a value expected', key)
+    do {
+      s.member('body')
+      const key = JSON.parse(`"${decoder.decode(bytes.subarray(s.nameStart, s.nameEnd))}"`) as string
       if (key === 'result') rows = RowTable.readAt(s)
       else {
         const valueStart = s.p
         s.value()
-        Object.defineProperty(envelope, key, {
-          value: JSON.parse(decoder.decode(bytes.subarray(valueStart, s.p))),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        })
+        setMember(envelope, key, JSON.parse(decoder.decode(bytes.subarray(valueStart, s.p))))
       }
-      c = s.space()
-      if (c === COMMA) {
-        s.p++
-        c = s.space()
-        continue
-      }
-      if (c === CLOSE_BRACE) {
-        s.p++
-        break
-      }
-      s.fail('"," or "}" expected', 'body')
-    }
+    } while (s.more(CLOSE_BRACE, 'body'))
   if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
   return { envelope, rows: rows ?? RowTable.of([]) }
 }
