@@ -35,11 +35,18 @@ const option = (name: string, fallback: number) => {
 }
 const RUNS = option('runs', 5)
 /**
- * Untimed runs of each query before its timed ones, the same for the engine, HTTP and PostGIS: the
- * service's worker is fresh (its JIT and the garbage of loading 200,000 points make its first 8–10 requests
- * 2–3× slower), and PostGIS warms its caches the same way. The figures are the steady state.
+ * Untimed runs of each query before its timed ones, by the same rule for the engine, HTTP and PostGIS: at
+ * least `--warmup` runs (10) and at least `--warmup-ms` of them (1,500 ms), as time-based harnesses (JMH,
+ * tinybench) warm up. A fresh service worker's JIT takes 40–60 requests of a 2 ms query to reach its
+ * steady speed (measured: "polygons Intersects star" 31 → 17 → 9 → 7 ms over its first 60 runs, 3–4 ms
+ * from the 100th), so ten runs measured the JIT's tier-up rather than the query. PostGIS warms its caches the
+ * same way. The figures are the steady state; the first run of each query over HTTP is printed beside them
+ * ("http 1st ms": the service's cold read of the dataset and its unoptimised code).
  */
 const WARMUP = option('warmup', 10)
+const WARMUP_MS = option('warmup-ms', 1500)
+/** Timed runs go on past `RUNS` until `--min-ms` (500 ms) of them have passed: a 4 ms query gets a median of ~100. */
+const MIN_MS = option('min-ms', 500)
 /** A full collection between legs, when node runs with --expose-gc (as `npm run bench:join` does). */
 const settle = () => (globalThis as { gc?: () => void }).gc?.()
 const SCALE = option('scale', 1)
@@ -61,6 +68,28 @@ interface Query {
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.floor(s.length / 2)]!
+}
+
+/**
+ * Time `run` by the bench's rule: untimed runs until both `WARMUP` runs and `WARMUP_MS` have passed, then
+ * timed ones until both `RUNS` runs and `MIN_MS` have passed. `first` is the time of the very first run.
+ */
+async function timeRuns(run: () => unknown): Promise<{ times: number[]; first: number }> {
+  let first = NaN
+  const warmStart = performance.now()
+  for (let i = 0; i < WARMUP || performance.now() - warmStart < WARMUP_MS; i++) {
+    const start = performance.now()
+    await run()
+    if (i === 0) first = performance.now() - start
+  }
+  const times: number[] = []
+  const timedStart = performance.now()
+  for (let i = 0; i < RUNS || performance.now() - timedStart < MIN_MS; i++) {
+    const start = performance.now()
+    await run()
+    times.push(performance.now() - start)
+  }
+  return { times, first }
 }
 
 const sameRows = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
@@ -223,10 +252,8 @@ async function main() {
     const engine: Record<string, { ms: number; rows: string[] }> = {}
     for (const q of queries) {
       const source = tables[q.params.datasetSource]!
-      const times: number[] = []
       let pairs = new PairList()
-      for (let run = 1 - WARMUP; run <= RUNS; run++) {
-        const start = performance.now()
+      const { times } = await timeRuns(() => {
         const ref = q.user
           ? tableFromFeatures('user geometry', [{ geometry: q.user, properties: {} } as DatasetFeature])
           : q.params.datasetRef
@@ -239,8 +266,7 @@ async function main() {
           refIsUserGeometry: !!q.user,
           rowCap: 10_000_000,
         }).pairs
-        if (run > 0) times.push(performance.now() - start)
-      }
+      })
       if (flag('trace')) console.log(`engine ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
       const ref = q.user || !q.params.datasetRef ? undefined : tables[q.params.datasetRef]
       engine[q.name] = {
@@ -255,7 +281,7 @@ async function main() {
   // End to end over HTTP.
   // The service in a process of its own, as the desktop app runs it (and as PostGIS runs beside the bench).
   const service = await serviceProcess(dir, { token: TOKEN, rowCap: 10_000_000 })
-  const http: Record<string, { ms: number; rows: string[] }> = {}
+  const http: Record<string, { ms: number; rows: string[]; first: number }> = {}
   for (const q of queries) {
     const query = new URLSearchParams(Object.entries(q.params).map(([k, v]) => [k, String(v)]))
     const body = q.user
@@ -264,10 +290,8 @@ async function main() {
           features: [{ type: 'Feature', properties: {}, geometry: q.user }],
         })
       : undefined
-    const times: number[] = []
-    let rows: string[] = []
-    for (let run = 1 - WARMUP; run <= RUNS; run++) {
-      const start = performance.now()
+    let json: { result?: Array<Record<string, string>>; message?: string } = {}
+    const { times, first } = await timeRuns(async () => {
       const response = await fetch(`${service.urls.mgis_url}/query_apply/join?${query}`, {
         method: 'POST',
         headers: {
@@ -276,17 +300,15 @@ async function main() {
         },
         body,
       })
-      const json = (await response.json()) as { result?: Array<Record<string, string>>; message?: string }
+      json = (await response.json()) as typeof json
       if (response.status !== 200) throw new Error(`${q.name}: HTTP ${response.status} ${json.message}`)
-      if (run > 0) times.push(performance.now() - start)
-      // prop1 is the source id, prop2 (when selected) the reference id.
-      if (run === RUNS)
-        rows = pairKey(
-          (json.result ?? []).map((r) => [Number(r.prop1), r.prop2 === undefined ? -1 : Number(r.prop2)]),
-        )
-    }
+    })
+    // The last answer's rows (untimed): prop1 is the source id, prop2 (when selected) the reference id.
+    const rows = pairKey(
+      (json.result ?? []).map((r) => [Number(r.prop1), r.prop2 === undefined ? -1 : Number(r.prop2)]),
+    )
     if (flag('trace')) console.log(`http ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
-    http[q.name] = { ms: median(times), rows }
+    http[q.name] = { ms: median(times), rows, first }
   }
   await service.close()
   settle()
@@ -307,14 +329,11 @@ async function main() {
         await loadTable(client, 'polys', data.polys)
         await loadTable(client, 'districts', data.districts)
         for (const q of queries) {
-          const times: number[] = []
-          let rows: string[] = []
-          for (let run = 1 - WARMUP; run <= RUNS; run++) {
-            const start = performance.now()
-            const result = await client.query({ text: q.sql, rowMode: 'array' })
-            if (run > 0) times.push(performance.now() - start)
-            rows = pairKey((result.rows as number[][]).map((r) => [r[0]!, r.length > 1 ? r[1]! : -1]))
-          }
+          let result: { rows: unknown[] } = { rows: [] }
+          const { times } = await timeRuns(async () => {
+            result = await client.query({ text: q.sql, rowMode: 'array' })
+          })
+          const rows = pairKey((result.rows as number[][]).map((r) => [r[0]!, r.length > 1 ? r[1]! : -1]))
           postgis[q.name] = { ms: median(times), rows }
         }
       } finally {
@@ -329,7 +348,7 @@ async function main() {
   const num = (n: number, d = 1) => n.toFixed(d).padStart(9)
   const withPg = Object.keys(postgis).length > 0
   console.log(
-    `\n${pad('query', 32)}${'rows'.padStart(9)}${'engine ms'.padStart(11)}${'feat/s'.padStart(12)}${'http ms'.padStart(10)}` +
+    `\n${pad('query', 32)}${'rows'.padStart(9)}${'engine ms'.padStart(11)}${'feat/s'.padStart(12)}${'http ms'.padStart(10)}${'http 1st ms'.padStart(13)}` +
       (withPg
         ? `${'postgis ms'.padStart(12)}${'eng/pg'.padStart(8)}${'http/pg'.padStart(9)}  identical`
         : ''),
@@ -344,7 +363,7 @@ async function main() {
     const p = postgis[q.name]
     sumEngine += e.ms
     sumHttp += h.ms
-    let line = `${pad(q.name, 32)}${String(e.rows.length).padStart(9)}${num(e.ms, 1).padStart(11)}${String(Math.round(q.reads / (e.ms / 1000))).padStart(12)}${num(h.ms, 1).padStart(10)}`
+    let line = `${pad(q.name, 32)}${String(e.rows.length).padStart(9)}${num(e.ms, 1).padStart(11)}${String(Math.round(q.reads / (e.ms / 1000))).padStart(12)}${num(h.ms, 1).padStart(10)}${num(h.first, 1).padStart(13)}`
     if (p) {
       sumPg += p.ms
       const same = sameRows(p.rows, e.rows) && sameRows(h.rows, e.rows)
@@ -366,7 +385,7 @@ async function main() {
     console.log(line)
   }
   console.log(
-    `${pad('suite', 32)}${''.padStart(9)}${num(sumEngine, 1).padStart(11)}${''.padStart(12)}${num(sumHttp, 1).padStart(10)}` +
+    `${pad('suite', 32)}${''.padStart(9)}${num(sumEngine, 1).padStart(11)}${''.padStart(12)}${num(sumHttp, 1).padStart(10)}${''.padStart(13)}` +
       (withPg
         ? `${num(sumPg, 1).padStart(12)}${(sumEngine / sumPg).toFixed(2).padStart(8)}${(sumHttp / sumPg).toFixed(2).padStart(9)}  ${allSame ? 'all identical' : 'DIFFERENCES'}`
         : ''),
@@ -385,7 +404,7 @@ async function main() {
     )
   }
   console.log(
-    `\nmedian of ${RUNS} runs after ${WARMUP} untimed ones; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process, join worker included)`,
+    `\nmedian of at least ${RUNS} runs and ${MIN_MS} ms, after at least ${WARMUP} untimed runs and ${WARMUP_MS} ms (the same rule for every leg); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (this process, join worker included)`,
   )
   if (!allSame) process.exitCode = 1
 
