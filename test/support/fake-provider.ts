@@ -25,6 +25,8 @@ export type Script =
   | { truncate: string; status?: number }
   /** Stream this many bytes of JSON-looking filler. */
   | { oversized: number }
+  /** Send this body in pieces of `piece` bytes (chunked, no length declared), a macrotask between them. */
+  | { stream: Buffer; piece: number; status?: number }
 
 /**
  * A scripted stand-in for the cloud on 127.0.0.1 (port 0): records every request and answers by route
@@ -116,6 +118,17 @@ export class FakeProvider {
       }
       res.on('error', () => undefined)
       pump()
+      return
+    }
+    if ('stream' in script) {
+      res.writeHead(script.status ?? 200, { 'content-type': 'application/json' })
+      res.on('error', () => undefined)
+      for (let at = 0; at < script.stream.length && !res.destroyed; at += script.piece) {
+        if (!res.write(script.stream.subarray(at, at + script.piece)))
+          await new Promise((resolve) => res.once('drain', resolve))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      res.end()
       return
     }
     const headers: Record<string, string> = { ...script.headers }

@@ -228,6 +228,89 @@ interface Column {
   ends: Uint32Array
 }
 
+/**
+ * The rows read so far, one object at a time, with each column's value offsets (into the bytes being
+ * read). A row is counted only once its closing brace has been read, so a reader stopped mid-row (the
+ * bytes ran out) can start that row again when more have come (`JoinBodyReader.feed`).
+ */
+class RowsReader {
+  readonly columns: Column[] = []
+  readonly byKey = new Map<string, Column>()
+  count = 0
+  private capacity: number
+  /** The column of each member position in the previous row: the next row usually has the same keys. */
+  private readonly previous: Column[] = []
+
+  constructor(expectedRows: number) {
+    this.capacity = Math.max(1024, Math.min(expectedRows, 1 << 28))
+  }
+
+  private grow(): void {
+    this.capacity *= 2
+    for (const c of this.columns) {
+      const starts = new Uint32Array(this.capacity)
+      starts.set(c.starts)
+      c.starts = starts
+      const ends = new Uint32Array(this.capacity)
+      ends.set(c.ends)
+      c.ends = ends
+    }
+  }
+
+  private columnOf(bytes: Uint8Array, keyStart: number, keyEnd: number, escaped: boolean, member: number) {
+    const guess = this.previous[member]
+    if (guess && !escaped && guess.raw.length === keyEnd - keyStart) {
+      const raw = guess.raw
+      let same = true
+      for (let i = 0; i < raw.length; i++)
+        if (bytes[keyStart + i] !== raw[i]) {
+          same = false
+          break
+        }
+      if (same) return guess
+    }
+    const text = decoder.decode(bytes.subarray(keyStart, keyEnd))
+    const key = escaped ? (JSON.parse(`"${text}"`) as string) : text
+    let column = this.byKey.get(key)
+    if (!column) {
+      column = {
+        key,
+        raw: bytes.slice(keyStart, keyEnd),
+        starts: new Uint32Array(this.capacity),
+        ends: new Uint32Array(this.capacity),
+      }
+      this.columns.push(column)
+      this.byKey.set(key, column)
+    }
+    this.previous[member] = column
+    return column
+  }
+
+  /** One row: the object at the scanner's place (its "{"), leaving the scanner after its "}". */
+  row(s: Scanner): void {
+    const count = this.count
+    if (count === this.capacity) this.grow()
+    s.p++ // {
+    const at = `result.${count}`
+    if (s.space() === CLOSE_BRACE) s.p++
+    else
+      for (let member = 0; ; member++) {
+        const escaped = s.member(at)
+        const column = this.columnOf(s.b, s.nameStart, s.nameEnd, escaped, member)
+        const valueStart = s.p
+        s.value()
+        column.starts[count] = valueStart
+        column.ends[count] = s.p
+        if (!s.more(CLOSE_BRACE, at)) break
+      }
+    this.count = count + 1
+  }
+
+  table(bytes: Uint8Array, start: number, end: number, ascii: boolean): RowTable {
+    return RowTable.made(bytes, start, end, this.count, this.columns, this.byKey, ascii)
+  }
+}
+
 export class RowTable {
   private constructor(
     /** The JSON of the rows, as received. */
@@ -259,91 +342,38 @@ export class RowTable {
     return table
   }
 
-  /** Read the rows at the scanner's place, leaving it after them (`readJoinBody`). */
+  /** Read the rows at the scanner's place, leaving it after them. */
   static readAt(s: Scanner, expectedRows = 0): RowTable {
-    const bytes = s.b
     const start = s.p
-    const columns: Column[] = []
-    const byKey = new Map<string, Column>()
-    let capacity = Math.max(1024, Math.min(expectedRows, 1 << 28))
-    let count = 0
-    /** The column of each member position in the previous row: the next row usually has the same keys. */
-    const previous: Column[] = []
-
-    const grow = () => {
-      capacity *= 2
-      for (const c of columns) {
-        const starts = new Uint32Array(capacity)
-        starts.set(c.starts)
-        c.starts = starts
-        const ends = new Uint32Array(capacity)
-        ends.set(c.ends)
-        c.ends = ends
-      }
-    }
-
-    const columnOf = (keyStart: number, keyEnd: number, escaped: boolean, member: number): Column => {
-      const guess = previous[member]
-      if (guess && !escaped && guess.raw.length === keyEnd - keyStart) {
-        const raw = guess.raw
-        let same = true
-        for (let i = 0; i < raw.length; i++)
-          if (bytes[keyStart + i] !== raw[i]) {
-            same = false
-            break
-          }
-        if (same) return guess
-      }
-      const text = decoder.decode(bytes.subarray(keyStart, keyEnd))
-      const key = escaped ? (JSON.parse(`"${text}"`) as string) : text
-      let column = byKey.get(key)
-      if (!column) {
-        column = {
-          key,
-          raw: bytes.slice(keyStart, keyEnd),
-          starts: new Uint32Array(capacity),
-          ends: new Uint32Array(capacity),
-        }
-        columns.push(column)
-        byKey.set(key, column)
-      }
-      previous[member] = column
-      return column
-    }
-
-    const row = () => {
-      if (count === capacity) grow()
-      s.p++ // {
-      const at = `result.${count}`
-      if (s.space() === CLOSE_BRACE) s.p++
-      else
-        for (let member = 0; ; member++) {
-          const escaped = s.member(at)
-          const column = columnOf(s.nameStart, s.nameEnd, escaped, member)
-          const valueStart = s.p
-          s.value()
-          column.starts[count] = valueStart
-          column.ends[count] = s.p
-          if (!s.more(CLOSE_BRACE, at)) break
-        }
-      count++
-    }
-
+    const rows = new RowsReader(expectedRows)
     const first = s.space()
     if (first === OPEN_BRACKET) {
       s.p++
       if (s.space() === CLOSE_BRACKET) s.p++
       else
         do {
-          if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${count}`)
-          row()
-        } while (s.more(CLOSE_BRACKET, `result.${count}`))
+          if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${rows.count}`)
+          rows.row(s)
+        } while (s.more(CLOSE_BRACKET, `result.${rows.count}`))
     } else if (first === OPEN_BRACE) {
-      row()
-    } else if (first === 110 && decoder.decode(bytes.subarray(s.p, s.p + 4)) === 'null') {
+      rows.row(s)
+    } else if (first === 110 && decoder.decode(s.b.subarray(s.p, s.p + 4)) === 'null') {
       s.p += 4
     } else s.fail('result rows must be objects', 'result')
-    return new RowTable(bytes.subarray(start, s.p), count, columns, byKey, s.ascii).shifted(start)
+    return rows.table(s.b, start, s.p, s.ascii)
+  }
+
+  /** The table `RowsReader` read from `bytes[start..end]` (`ascii`: no byte of a string was over 0x7f). */
+  static made(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    count: number,
+    columns: Column[],
+    byKey: Map<string, Column>,
+    ascii: boolean,
+  ): RowTable {
+    return new RowTable(bytes.subarray(start, end), count, columns, byKey, ascii).shifted(start)
   }
 
   /** Offsets relative to `bytes` (the rows' own view) rather than to the buffer they were read from. */
@@ -434,25 +464,158 @@ export class RowTable {
  * place (none when it is absent or null). Throws `RowsShapeError` naming the place when it is not that.
  */
 export function readJoinBody(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: RowTable } {
-  // A byte order mark is not JSON, but decoders drop it (as the answer's reader did before): so does this.
-  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
-  const s = new Scanner(bytes, bom, bytes.length)
-  if (s.space() !== OPEN_BRACE) s.fail('the answer is not a JSON object', 'body')
-  s.p++
-  const envelope: Record<string, unknown> = {}
-  let rows: RowTable | undefined
-  if (s.space() === CLOSE_BRACE) s.p++
-  else
-    do {
-      s.member('body')
-      const key = JSON.parse(`"${decoder.decode(bytes.subarray(s.nameStart, s.nameEnd))}"`) as string
-      if (key === 'result') rows = RowTable.readAt(s)
-      else {
-        const valueStart = s.p
-        s.value()
-        setMember(envelope, key, JSON.parse(decoder.decode(bytes.subarray(valueStart, s.p))))
+  return new JoinBodyReader().finish(bytes)
+}
+
+/**
+ * `readJoinBody`, able to start while the answer is still arriving: `feed` with the bytes received so far
+ * reads the envelope up to the rows and every row complete in them (a row cut by the end of what came is
+ * read again from its start at the next feed); `finish` with the whole answer reads the rest, exactly as
+ * `readJoinBody` reads all of it: the same table, the same errors at the same places. A transport feeds it
+ * as the answer comes, so that a million rows are already read when their last byte arrives.
+ */
+export class JoinBodyReader {
+  /** "start": the envelope before the rows not read yet; "rows": inside the rows' array; "rest": past what `feed` reads. */
+  private stage: 'start' | 'rows' | 'rest' = 'start'
+  private envelope: Record<string, unknown> = {}
+  private rows?: RowsReader
+  /** Where the rows' array starts (its "["). */
+  private rowsStart = 0
+  /** Where reading goes on: after the "[" or after the last row read whole. */
+  private at = 0
+  private ascii = true
+
+  /** Rows read whole so far. */
+  get rowsRead(): number {
+    return this.rows?.count ?? 0
+  }
+
+  /**
+   * The answer's size, estimated from the rows read so far and the row count the envelope declared before
+   * them (`rowCount`, as this app's service writes it): a tenth over, for rows that grow longer (ids gain
+   * digits). Undefined before 256 rows or without a count.
+   */
+  expectedBytes(): number | undefined {
+    const n = this.envelope.rowCount
+    const read = this.rows?.count ?? 0
+    if (read < 256 || typeof n !== 'number' || !Number.isSafeInteger(n) || n <= read) return undefined
+    return Math.ceil(this.rowsStart + ((this.at - this.rowsStart) / read) * n * 1.1) + (1 << 16)
+  }
+
+  /** Read what can be read of the answer's first `bytes.length` bytes (`bytes` views them from the start). */
+  feed(bytes: Uint8Array): void {
+    try {
+      if (this.stage === 'start') {
+        const s = new Scanner(bytes, 0, bytes.length)
+        const envelope: Record<string, unknown> = {}
+        if (!this.envelopeToRows(s, envelope)) {
+          this.stage = 'rest'
+          return
+        }
+        this.envelope = envelope
+        this.rowsStart = s.p
+        this.rows = new RowsReader(0)
+        this.at = s.p + 1
+        this.stage = 'rows'
+        this.ascii = s.ascii
       }
-    } while (s.more(CLOSE_BRACE, 'body'))
-  if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
-  return { envelope, rows: rows ?? RowTable.of([]) }
+      if (this.stage === 'rows') {
+        const s = new Scanner(bytes, this.at, bytes.length)
+        const rows = this.rows!
+        for (;;) {
+          if (rows.count === 0) {
+            if (s.space() !== OPEN_BRACE) return
+          } else {
+            // Past the separator only when a whole row follows it; the last "]" is left to `finish`.
+            if (s.space() !== COMMA) return
+            s.p++
+            if (s.space() !== OPEN_BRACE) return
+          }
+          rows.row(s)
+          this.at = s.p
+          this.ascii &&= s.ascii
+        }
+      }
+    } catch (error) {
+      // The bytes ran out (or are wrong, which `finish` will name): read again from the last whole row.
+      if (!(error instanceof RowsShapeError)) throw error
+    }
+  }
+
+  /** The answer read whole (`bytes`: all of it, beginning with what `feed` was given). */
+  finish(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: RowTable } {
+    let s: Scanner
+    let rows: RowTable | undefined
+    const envelope = this.stage === 'rows' ? this.envelope : {}
+    if (this.stage === 'rows') {
+      s = new Scanner(bytes, this.at, bytes.length)
+      s.ascii = this.ascii
+      const reader = this.rows!
+      if (reader.count === 0) {
+        // Nothing after the "[" was read: the array is read as `RowTable.readAt` reads it.
+        s.p = this.rowsStart
+        rows = RowTable.readAt(s)
+      } else {
+        while (s.more(CLOSE_BRACKET, `result.${reader.count}`)) {
+          if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${reader.count}`)
+          reader.row(s)
+        }
+        rows = reader.table(bytes, this.rowsStart, s.p, s.ascii)
+      }
+    } else {
+      s = new Scanner(bytes, 0, bytes.length)
+      if (this.envelopeToRows(s, envelope)) rows = RowTable.readAt(s)
+      else if (s.p === bytes.length) return { envelope, rows: RowTable.of([]) }
+      // Else `envelopeToRows` stopped at "result" (not an array): read it as rows, whatever it holds.
+      else rows = RowTable.readAt(s)
+    }
+    // The members after the rows.
+    while (s.more(CLOSE_BRACE, 'body')) {
+      s.member('body')
+      const key = memberName(s)
+      if (key === 'result') rows = RowTable.readAt(s)
+      else setMember(envelope, key, memberValue(s))
+    }
+    if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
+    return { envelope, rows: rows ?? RowTable.of([]) }
+  }
+
+  /**
+   * From the start of the answer (after a byte order mark) through its members up to `result`, parsing the
+   * others into `envelope`: true with the scanner at the "[" of an array of rows; false with it at the
+   * value of `result` when that is not an array, or at the end of the bytes when the answer ends without
+   * rows (the scanner past the closing brace: `s.p === s.end`).
+   */
+  private envelopeToRows(s: Scanner, envelope: Record<string, unknown>): boolean {
+    const b = s.b
+    // A byte order mark is not JSON, but decoders drop it (as the answer's reader did before): so does this.
+    if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) s.p = 3
+    if (s.space() !== OPEN_BRACE) s.fail('the answer is not a JSON object', 'body')
+    s.p++
+    if (s.space() === CLOSE_BRACE) {
+      s.p++
+      if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
+      return false
+    }
+    for (;;) {
+      s.member('body')
+      const key = memberName(s)
+      if (key === 'result') return s.b[s.p] === OPEN_BRACKET
+      setMember(envelope, key, memberValue(s))
+      if (!s.more(CLOSE_BRACE, 'body')) {
+        if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
+        return false
+      }
+    }
+  }
+}
+
+function memberName(s: Scanner): string {
+  return JSON.parse(`"${decoder.decode(s.b.subarray(s.nameStart, s.nameEnd))}"`) as string
+}
+
+function memberValue(s: Scanner): unknown {
+  const valueStart = s.p
+  s.value()
+  return JSON.parse(decoder.decode(s.b.subarray(valueStart, s.p)))
 }

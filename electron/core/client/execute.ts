@@ -60,6 +60,8 @@ export interface CallSpec<T> {
   headers?: Record<string, string>
   replayable: boolean
   signal?: AbortSignal
+  /** A reader of the answer while it arrives (`HttpRequest.reader`), for `interpret` to finish. */
+  reader?: HttpRequest['reader']
   /** Turn a success status (2xx) into the operation's result. */
   interpret: (response: HttpResponse) => Result<T>
   /** Per-endpoint reading of a failure (e.g. a 404 that means "no data found"). */
@@ -301,6 +303,7 @@ export async function execute<T>(
     body: built.body,
     replayable: spec.replayable,
     signal: spec.signal,
+    ...(spec.reader ? { reader: spec.reader } : {}),
   }
   const sent = await ctx.transport.send(request)
   let result: Result<T>

@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
-import { readJoinBody, RowTable, RowsShapeError } from '../../contract/gis/row-table'
+import { JoinBodyReader, RowTable, RowsShapeError } from '../../contract/gis/row-table'
 import {
   joinQueryValues,
   reconcileSavedDataset,
@@ -45,6 +45,8 @@ function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal
     replayable: !saves,
     fingerprint: saves,
     signal,
+    // The rows are read as they arrive: a million of them are read a moment after their last byte.
+    reader: () => new JoinBodyReader(),
     interpret: (res) => {
       const parsed = readJoinResponse(res)
       return parsed.ok ? ok({ response: parsed.value, partial: res.status === 206 }) : parsed
@@ -82,7 +84,7 @@ function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal
 
 /**
  * A join answer (§2.4): the envelope is checked with the shared schema, the rows are read in place
- * (`readJoinBody`: one pass checks they are objects and finds their values; nothing is parsed into objects
+ * (`JoinBodyReader`, fed by the transport while the answer arrives: one pass checks they are objects and finds their values; nothing is parsed into objects
  * or copied, so a million-row answer costs one scan and reaches the renderer as the bytes that came).
  */
 export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
@@ -90,9 +92,11 @@ export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
     fail('unclassified', `gis.join: the provider's answer has an unexpected shape at ${at}: ${message}`, {
       status: res.status,
     })
-  let body: ReturnType<typeof readJoinBody>
+  let body: ReturnType<JoinBodyReader['finish']>
   try {
-    body = readJoinBody(res.body)
+    // What the transport's reader read while the answer came, finished; or the whole answer read now.
+    const reader = res.reader instanceof JoinBodyReader ? res.reader : new JoinBodyReader()
+    body = reader.finish(res.body)
   } catch (error) {
     if (!(error instanceof RowsShapeError)) throw error
     if (res.body.every((b) => b === 32 || b === 10 || b === 13 || b === 9))

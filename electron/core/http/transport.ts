@@ -19,12 +19,28 @@ export interface HttpRequest {
    */
   replayable: boolean
   signal?: AbortSignal
+  /**
+   * A reader of the answer as it arrives (a join's rows), one per attempt: given the bytes so far as they
+   * come, so that reading them overlaps the provider's writing and the answer is read soon after its last
+   * byte. Its work is kept on the response (`HttpResponse.reader`) for `interpret` to finish.
+   */
+  reader?: () => BodyReader
+}
+
+/** Reads an answer while it arrives (see `HttpRequest.reader`). */
+export interface BodyReader {
+  /** The answer's bytes received so far, from its first: the same bytes again, and more, at each call. */
+  feed(bytes: Uint8Array): void
+  /** The answer's expected size in bytes, once the reader can tell (it sizes the buffer once), else undefined. */
+  expectedBytes?(): number | undefined
 }
 
 export interface HttpResponse {
   status: number
   headers: Headers
   body: Uint8Array
+  /** The request's reader, having been fed the whole body (absent when the request had none). */
+  reader?: BodyReader
 }
 
 export interface TransportFailure {
@@ -86,22 +102,23 @@ class TooLargeError extends Error {
   }
 }
 
-async function readCapped(response: Response, limit: number): Promise<Uint8Array> {
+async function readCapped(response: Response, limit: number, reader?: BodyReader): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => undefined)
     throw new TooLargeError(limit)
   }
   if (!response.body) return new Uint8Array()
-  const reader = response.body.getReader()
+  const stream = response.body.getReader()
+  if (reader) return readInto(stream, limit, reader, Number.isFinite(declared) ? declared : 0)
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    const { done, value } = await stream.read()
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      await reader.cancel().catch(() => undefined)
+      await stream.cancel().catch(() => undefined)
       throw new TooLargeError(limit)
     }
     chunks.push(value)
@@ -113,6 +130,51 @@ async function readCapped(response: Response, limit: number): Promise<Uint8Array
     offset += c.byteLength
   }
   return out
+}
+
+/** Bytes received between two feeds of a reader: often enough to keep up, seldom enough to cost nothing. */
+const FEED_BYTES = 1 << 20
+
+/**
+ * The answer into one buffer as it arrives, the reader fed the bytes so far after each megabyte. The buffer
+ * starts at the declared length (or 1 MiB), grows past the reader's estimate of the whole once it has one
+ * (by an eighth, or by half of itself when more), and doubles when a piece does not fit; the body is a view of it unless a quarter of it or more stayed unused.
+ */
+async function readInto(
+  stream: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+  reader: BodyReader,
+  declared: number,
+): Promise<Uint8Array> {
+  let buffer = new Uint8Array(Math.min(limit, declared || 1 << 20))
+  let size = 0
+  let fed = 0
+  const grow = (to: number) => {
+    const next = new Uint8Array(Math.min(limit, to))
+    next.set(buffer.subarray(0, size))
+    buffer = next
+  }
+  for (;;) {
+    const { done, value } = await stream.read()
+    if (done) break
+    if (size + value.byteLength > limit) {
+      await stream.cancel().catch(() => undefined)
+      throw new TooLargeError(limit)
+    }
+    if (size + value.byteLength > buffer.length) grow(Math.max(size + value.byteLength, buffer.length * 2))
+    buffer.set(value, size)
+    size += value.byteLength
+    if (size - fed >= FEED_BYTES) {
+      reader.feed(buffer.subarray(0, size))
+      fed = size
+      // An estimate creeps up as rows grow longer: grow with room to spare, so it is not copied at every feed.
+      const expected = reader.expectedBytes?.()
+      if (expected !== undefined && expected > buffer.length)
+        grow(Math.max(expected + (expected >> 3), buffer.length + (buffer.length >> 1)))
+    }
+  }
+  if (size < buffer.length - (buffer.length >> 2)) return buffer.slice(0, size)
+  return buffer.subarray(0, size)
 }
 
 function describe(outcome: AttemptOutcome, timeoutMs: number): string {
@@ -269,10 +331,11 @@ export class Transport {
         await res.body?.cancel().catch(() => undefined)
         return { outcome: { kind: 'redirect', status: res.status } }
       }
-      const body = await readCapped(res, this.maxResponseBytes)
+      const reader = request.reader?.()
+      const body = await readCapped(res, this.maxResponseBytes, reader)
       return {
         outcome: { kind: 'response', status: res.status },
-        response: { status: res.status, headers: res.headers, body },
+        response: { status: res.status, headers: res.headers, body, ...(reader ? { reader } : {}) },
       }
     } catch (error) {
       if (error instanceof TooLargeError) return { outcome: { kind: 'too-large', limit: error.limit } }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cellText, readJoinBody, RowTable, RowsShapeError } from '../../../../electron/contract/gis/row-table'
+import { cellText, JoinBodyReader, readJoinBody, RowTable, RowsShapeError } from '../../../../electron/contract/gis/row-table'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
@@ -119,5 +119,76 @@ describe('readJoinBody', () => {
     expect(() => readJoinBody(bytes('{"code":"200"'))).toThrow(RowsShapeError)
     expect(() => readJoinBody(bytes('{"code":"200"} {}'))).toThrow(/unexpected text/)
     expect(() => readJoinBody(bytes('{"result":[1]}'))).toThrow(/result rows must be objects/)
+  })
+})
+
+/** What reading a body gives: the envelope, rows and columns, or the error's message and place. */
+function outcome(read: () => ReturnType<typeof readJoinBody>): unknown {
+  try {
+    const { envelope, rows } = read()
+    return { envelope, rows: rows.rows(), keys: rows.keys, length: rows.length }
+  } catch (error) {
+    if (!(error instanceof RowsShapeError)) throw error
+    return { error: error.message, at: error.at }
+  }
+}
+
+describe('JoinBodyReader', () => {
+  const BOM = [0xef, 0xbb, 0xbf]
+  const bodies: Uint8Array[] = [
+    '{"code":"200","rowCount":3,"result":[{"a":"1","b":"x"},{"a":"2"},{"b":"z","c":"new"}],"after":[1,{"k":null}]}',
+    '{"result":[]}',
+    '{ "result" : [ ] , "code" : 200 }',
+    '{"result":null,"code":"200"}',
+    '{"code":"200"}',
+    '{}',
+    '{"result":{"p":"single"}}',
+    '{"result":[{"p":"1"}],"result":[{"q":"2"}]}',
+    String.raw`{"m":"\u00e9","result":[{"esc":"a \" b \\ c \u00e9 \ud83d\ude00"},{"utf8":"Zürich – 東京"},{"n":-1.5e3,"o":{"x":[1,"]"]}}]}`,
+    // Wrong in various places: the same error, at the same place, however the bytes came.
+    '{"result":[{"a":"1"},{"a":"2"},[3]]}',
+    '{"result":[{"a":"1"},{"a":"2"} {"a":"3"}]}',
+    '{"result":[{"a":"1"},{"a":tru}]}',
+    '{"result":[{"a":"1"},{"a":"2"}],"code":}',
+    '{"result":[{"a":"1"},{"a":"cut',
+    '{"result":[{"a":"1"}]} trailing',
+    String.raw`{"result":[{"a":"bad \x escape"}]}`,
+    '{"result":"text"}',
+    '',
+    '   ',
+  ]
+    .map(bytes)
+    .concat([new Uint8Array([...BOM, ...bytes('{"result":[{"p":"bom"},{"p":"é"}]}')])])
+
+  it('reads an answer fed in any pieces exactly as readJoinBody reads it whole, errors included', () => {
+    for (const whole of bodies) {
+      const text = new TextDecoder().decode(whole)
+      const expected = outcome(() => readJoinBody(whole))
+      // Fed every prefix in turn, then finished.
+      const everyByte = new JoinBodyReader()
+      for (let n = 1; n <= whole.length; n++) everyByte.feed(whole.subarray(0, n))
+      expect(outcome(() => everyByte.finish(whole)), text).toEqual(expected)
+      // Fed a few uneven pieces.
+      for (const step of [2, 5, 11]) {
+        const reader = new JoinBodyReader()
+        for (let n = step; n < whole.length; n += step) reader.feed(whole.subarray(0, n))
+        expect(outcome(() => reader.finish(whole)), `${text} in pieces of ${step}`).toEqual(expected)
+      }
+    }
+  })
+
+  it('reads the rows as they arrive, a row cut by the end of what came read again from its start', () => {
+    const text = '{"code":"200","result":[{"a":"1"},{"a":"2"},{"a":"3"},{"a":"4"}]}'
+    const whole = bytes(text)
+    const reader = new JoinBodyReader()
+    reader.feed(whole.subarray(0, text.indexOf('{"a":"3"}') + 6))
+    expect(reader.rowsRead).toBe(2)
+    reader.feed(whole.subarray(0, text.indexOf('{"a":"4"}')))
+    expect(reader.rowsRead).toBe(3)
+    reader.feed(whole.subarray(0, whole.length - 2))
+    expect(reader.rowsRead).toBe(4)
+    const { envelope, rows } = reader.finish(whole)
+    expect(envelope).toEqual({ code: '200' })
+    expect(rows.column('a')).toEqual(['1', '2', '3', '4'])
   })
 })

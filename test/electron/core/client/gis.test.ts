@@ -153,6 +153,32 @@ describe('gis client', () => {
     expect(bad.ok ? '' : bad.error.message).toMatch(/result\.1: result rows must be objects/)
   })
 
+  it('reads a large answer while it streams in, with the rows and errors of one read whole', async () => {
+    // 60,000 rows (about 3 MB, sent in 64 KB pieces): the transport feeds the reader as they come.
+    const rows = Array.from({ length: 60_000 }, (_, i) => ({
+      prop1: String(i),
+      prop2: i % 7 === 0 ? `Zürich "${i}"` : `P${i}`,
+      prop3: `POINT (${77 + i / 1e5} ${28 + i / 1e5})`,
+    }))
+    const text = JSON.stringify({ code: '200', rowCount: rows.length, result: rows, columns: [] })
+    fake.on(JOIN, { stream: Buffer.from(text), piece: 64 * 1024 })
+    const { client } = clientFor(fake)
+    const r = await client.gis.join(spatial)
+    if (!r.ok) throw new Error(r.error.message)
+    const table = r.value.response.rows
+    expect(table.length).toBe(60_000)
+    expect(table.row(0)).toEqual({ prop1: '0', prop2: 'Zürich "0"', prop3: 'POINT (77 28)' })
+    expect(table.row(59_999)).toEqual(rows[59_999])
+    expect(table.column('prop2').filter((v) => v.startsWith('Zürich'))).toHaveLength(8572)
+    // The bytes handed on are the answer's rows as sent.
+    expect(new TextDecoder().decode(table.bytes)).toBe(JSON.stringify(rows))
+    // A row that is not an object far into the stream is named as in an answer read whole.
+    const bad = text.replace('{"prop1":"41234"', '["prop1"')
+    fake.on(JOIN, { stream: Buffer.from(bad), piece: 64 * 1024 })
+    const refused = await client.gis.join(spatial)
+    expect(refused.ok ? '' : refused.error.message).toMatch(/result\.41234: result rows must be objects/)
+  })
+
   it('names an empty or cut join answer, and reads one with a byte order mark or leading spaces', async () => {
     const { client } = clientFor(fake)
     for (const body of ['', ' \n '.repeat(40)]) {

@@ -176,6 +176,51 @@ describe('Transport retries', () => {
     expect(fake.to('/r')).toHaveLength(1)
   })
 
+  it('feeds a reader the answer so far as it arrives and hands it over with the whole body', async () => {
+    const body = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `row ${i};`).join(''))
+    fake.on('/r', { stream: body, piece: 64 * 1024 })
+    const fed: number[] = []
+    let prefixes = true
+    const reader = {
+      feed(bytes: Uint8Array) {
+        fed.push(bytes.length)
+        prefixes &&= Buffer.from(bytes).equals(body.subarray(0, bytes.length))
+      },
+    }
+    const r = await transport().send({ ...read(), reader: () => reader })
+    if (!r.ok) throw new Error(r.failure.error.message)
+    expect(Buffer.from(r.response.body).equals(body)).toBe(true)
+    expect(r.response.reader).toBe(reader)
+    // Fed after each megabyte or so, each time the same bytes again and more, all before the end.
+    expect(fed.length).toBeGreaterThanOrEqual(Math.floor(body.length / (1 << 20)) - 1)
+    expect(fed.every((n, i) => n < body.length && (i === 0 || n > fed[i - 1]!))).toBe(true)
+    expect(prefixes).toBe(true)
+  })
+
+  it('sizes the buffer by the reader’s estimate, and never hands over one mostly empty', async () => {
+    const body = Buffer.alloc(3 * 1024 * 1024 + 17, 0x61)
+    for (const estimate of [body.length + 1024, 64 * 1024 * 1024, undefined]) {
+      fake.on('/r', { stream: body, piece: 64 * 1024 })
+      const r = await transport().send({
+        ...read(),
+        reader: () => ({ feed: () => undefined, expectedBytes: () => estimate }),
+      })
+      if (!r.ok) throw new Error(r.failure.error.message)
+      expect(Buffer.from(r.response.body).equals(body)).toBe(true)
+      // The body's buffer is what crosses to the renderer: at most a quarter of it unused.
+      expect(r.response.body.buffer.byteLength).toBeLessThanOrEqual(Math.ceil(body.length * 1.34))
+    }
+  })
+
+  it('refuses an oversized answer read by a reader too', async () => {
+    fake.on('/r', { oversized: 2 * 1024 * 1024 })
+    const r = await transport({ maxResponseBytes: 256 * 1024 }).send({
+      ...read(),
+      reader: () => ({ feed: () => undefined, expectedBytes: () => 1 << 30 }),
+    })
+    expect(r.ok ? '' : r.failure.error.message).toMatch(/exceeded 262144 bytes/)
+  })
+
   /** Abort once the fake server has received a request on `path` (polled, bounded). */
   async function abortWhenReceived(path: string, controller: AbortController): Promise<void> {
     for (let i = 0; i < 1000 && fake.to(path).length === 0; i++) await new Promise((r) => setTimeout(r, 5))
