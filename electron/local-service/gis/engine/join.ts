@@ -60,6 +60,11 @@ interface TableShape {
   boxes: Float64Array
   kinds: Uint8Array
   stats: Omit<SideStats, 'inOverlap'>
+  /**
+   * Whether every feature has a finite box: then the R-tree holds these very boxes (no feature sits at the
+   * far-away mark of one without geometry), and a search box that holds the extent finds every feature.
+   */
+  allBoxed: boolean
 }
 const isPoint = (g: Geometry | null): g is GeoJSON.Point => g?.type === 'Point' && g.coordinates.length >= 2
 
@@ -88,6 +93,7 @@ function shapeOf(table: FeatureTable): TableShape {
     const boxes = new Float64Array(n * 4).fill(NaN)
     const kinds = new Uint8Array(n)
     let features = 0
+    let finite = 0
     let vertices = 0
     let width = 0
     let height = 0
@@ -106,6 +112,8 @@ function shapeOf(table: FeatureTable): TableShape {
         boxes[i * 4] = boxes[i * 4 + 2] = x
         boxes[i * 4 + 1] = boxes[i * 4 + 3] = y
         features++
+        // x - x is 0 for a finite x, NaN for ±Infinity.
+        if (x - x === 0 && y - y === 0) finite++
         vertices++
         if (x < extent[0]) extent[0] = x
         if (y < extent[1]) extent[1] = y
@@ -119,6 +127,7 @@ function shapeOf(table: FeatureTable): TableShape {
       if (!b) continue
       boxes.set(b, i * 4)
       features++
+      if (b[0] - b[0] === 0 && b[1] - b[1] === 0 && b[2] - b[2] === 0 && b[3] - b[3] === 0) finite++
       vertices += kinds[i] === KIND_POINT ? 1 : vertexCount(g!)
       width += b[2] - b[0]
       height += b[3] - b[1]
@@ -137,6 +146,7 @@ function shapeOf(table: FeatureTable): TableShape {
         meanHeight: features ? height / features : 0,
         extent: features ? extent : undefined,
       },
+      allBoxed: finite === n,
     }
     shapeCache.set(table, shape)
   }
@@ -574,6 +584,17 @@ function spatialJoin(geos: Geos, input: JoinInput, filter?: (s: number) => boole
   return { pairs, truncated }
 }
 
+/** The indices 0 to n - 1, in order. */
+function firstIds(n: number): Int32Array {
+  const ids = new Int32Array(n)
+  for (let i = 0; i < n; i++) ids[i] = i
+  return ids
+}
+
+/** Whether box `a` holds box `b` (edges may meet). */
+const boxHolds = (a: BBox, b: Readonly<BBox>): boolean =>
+  a[0] <= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] >= b[3]
+
 /**
  * The join loop: each feature of `drive`, in order, is prepared and looked up in the R-tree of `probe`; each
  * candidate is tested with `rel(drive feature, probe feature)` — the operator itself when the source drives,
@@ -597,7 +618,8 @@ function drivenJoin(
   const kept = geosCache.get(probe) ?? geosCache.set(probe, new Map()).get(probe)!
   const probeGeos = new Map<number, GeomPtr>()
   const probeEdges = new Map<number, ReturnType<typeof edgeSet>>()
-  const { boxes, kinds } = shapeOf(probe)
+  const { boxes, kinds, allBoxed, stats: probeStats } = shapeOf(probe)
+  const extent = probeStats.extent
   const nProbe = countOf(probe)
   // What the grid says is about the probed feature against the driving one: op(probe, drive).
   const gridOp = converse(rel)
@@ -656,7 +678,7 @@ function drivenJoin(
   }
   // Operators for which a vertex strictly inside the driving geometry settles the answer.
   const vertexDecides = op === 'Intersects' || op === 'Disjoint' || op === 'DWithin'
-  const everything = op === 'Disjoint' ? Int32Array.from({ length: nProbe }, (_, i) => i) : undefined
+  const everything = op === 'Disjoint' ? firstIds(nProbe) : undefined
   const probeFilter = bySource ? undefined : filter
   try {
     const nDrive = countOf(drive)
@@ -690,17 +712,22 @@ function drivenJoin(
           limit === Infinity
             ? probe.index.search(b[0], b[1], b[2], b[3])
             : probe.index.search(b[0], b[1], b[2], b[3], (i) => i < limit)
-        // Candidates in probe order (a typed array sorts numerically without a comparator call).
+        const area = areas.length === 1 && !probeGeography?.acrossAntimeridian.length ? areas[0] : undefined
+        // Candidates in probe order (a typed array sorts numerically without a comparator call). A search
+        // box holding every probed feature's box would find them all: they are taken in order without the
+        // R-tree (which, for a polygon around a million points, listed every id and then sorted them).
         const candidates =
           everything ??
-          (areas.length === 1 && !probeGeography?.acrossAntimeridian.length
-            ? Int32Array.from(search(areas[0]!)).sort()
-            : Int32Array.from(
-                new Set([
-                  ...areas.flatMap(search),
-                  ...(probeGeography?.acrossAntimeridian.filter((i) => i < limit) ?? []),
-                ]),
-              ).sort())
+          (area && allBoxed && extent && boxHolds(area, extent)
+            ? firstIds(Math.min(nProbe, limit))
+            : area
+              ? Int32Array.from(search(area)).sort()
+              : Int32Array.from(
+                  new Set([
+                    ...areas.flatMap(search),
+                    ...(probeGeography?.acrossAntimeridian.filter((i) => i < limit) ?? []),
+                  ]),
+                ).sort())
         const grid =
           op === 'Equals'
             ? undefined
