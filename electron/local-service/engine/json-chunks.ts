@@ -20,51 +20,92 @@ export function geosNumberText(n: number): string | undefined {
 }
 
 /**
- * Whether `n` is 0, or a number from 1e-4 to 1e6 whose value is k / 10^7 for an integer k: then its shortest
- * text (JavaScript's, and GEOS's by `geosNumberText`) is k's digits with the point 7 places from the right,
- * trailing zeros dropped — no shorter decimal lies within an ulp of it, since two decimals of at most 7
- * places differ by at least 1e-7, far more than an ulp below 1e6.
+ * For `n` 0, or a number from 1e-4 to 1e6 whose value is k / 10^7 for an integer k: k for |n| (0 for 0);
+ * -1 for any other number. Then its shortest text (JavaScript's, and GEOS's by `geosNumberText`) is k's
+ * digits with the point 7 places from the right, trailing zeros dropped — no shorter decimal lies within an
+ * ulp of it, since two decimals of at most 7 places differ by at least 1e-7, far more than an ulp below 1e6.
  */
-function hasFixed7(n: number): boolean {
+function fixed7(n: number): number {
+  if (n === 0) return 0
   const a = n < 0 ? -n : n
-  if (n === 0) return true
-  if (!(a >= 1e-4 && a < 1e6)) return false
-  return Math.round(a * 1e7) / 1e7 === a
+  if (!(a >= 1e-4 && a < 1e6)) return -1
+  const k = Math.round(a * 1e7)
+  return k / 1e7 === a ? k : -1
+}
+
+/** How many digits the integer `v` (0 ≤ v < 2^31) has. */
+const digitCount = (v: number): number =>
+  v < 1e5
+    ? v < 100
+      ? v < 10
+        ? 1
+        : 2
+      : v < 1e3
+        ? 3
+        : v < 1e4
+          ? 4
+          : 5
+    : v < 1e7
+      ? v < 1e6
+        ? 6
+        : 7
+      : v < 1e8
+        ? 8
+        : v < 1e9
+          ? 9
+          : 10
+
+/**
+ * Writes the non-negative integer `v` in `digits` digits (leading zeros when it has fewer) into `buf` at
+ * `at`; returns the position after them. Below 2^31 in 32-bit integer steps (a division by 10 of a double,
+ * floored, costs several times more), above it as doubles.
+ */
+function writeDigits(buf: Uint8Array, at: number, v: number, digits: number): number {
+  const end = at + digits
+  let i = end
+  if (v < 2147483648)
+    while (i > at) {
+      const q = (v / 10) | 0
+      buf[--i] = 0x30 + v - q * 10
+      v = q
+    }
+  else
+    while (i > at) {
+      buf[--i] = 0x30 + (v % 10)
+      v = Math.floor(v / 10)
+    }
+  return end
+}
+
+/** Writes the non-negative integer `v` (below 2^53) in its own digits; returns the position after them. */
+function writeInteger(buf: Uint8Array, at: number, v: number): number {
+  let digits: number
+  if (v < 2147483648) digits = digitCount(v)
+  else {
+    digits = 10
+    for (let t = Math.floor(v / 1e10); t >= 1; t = Math.floor(t / 10)) digits++
+  }
+  return writeDigits(buf, at, v, digits)
 }
 
 /**
- * Writes the non-negative integer `v` in `places` digits (its own count when not given; leading zeros
- * otherwise) into `buf` at `at`; returns the position after them.
+ * Writes the text of a number `fixed7` accepted, negative when `negative`, from its k, into `buf` at `at`;
+ * returns the position after it.
  */
-function writeDigits(buf: Uint8Array, at: number, v: number, places?: number): number {
-  let digits = places ?? 1
-  if (places === undefined) for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++
-  at += digits
-  for (let i = 1; i <= digits; i++) {
-    buf[at - i] = 0x30 + (v % 10)
-    v = Math.floor(v / 10)
-  }
-  return at
-}
-
-/** Writes `n` (one `hasFixed7` accepts) as that text into `buf` at `at`; returns the position after it. */
-function writeFixed7(buf: Uint8Array, at: number, n: number): number {
-  if (n === 0) {
+function writeFixed7(buf: Uint8Array, at: number, negative: boolean, k: number): number {
+  if (k === 0) {
     buf[at] = 0x30
     return at + 1
   }
-  if (n < 0) {
-    buf[at++] = 0x2d
-    n = -n
-  }
-  const k = Math.round(n * 1e7)
+  if (negative) buf[at++] = 0x2d
+  // Below 1e6: the whole part and the fraction's 7 digits are 32-bit integers.
   const whole = Math.floor(k / 1e7)
   let fraction = k - whole * 1e7
-  at = writeDigits(buf, at, whole)
+  at = writeDigits(buf, at, whole, digitCount(whole))
   if (fraction === 0) return at
   let places = 7
-  while (fraction % 10 === 0) {
-    fraction /= 10
+  for (let q = (fraction / 10) | 0; fraction === q * 10; q = (fraction / 10) | 0) {
+    fraction = q
     places--
   }
   buf[at++] = 0x2e
@@ -90,8 +131,12 @@ export class JsonChunkWriter {
     this.buf = new Uint8Array(this.nextSize)
   }
 
+  /** Makes room for `n` more bytes (small enough to be inlined where it is called: the test is all it does). */
   private room(n: number): void {
-    if (this.pos + n <= this.buf.length) return
+    if (this.pos + n > this.buf.length) this.grow(n)
+  }
+
+  private grow(n: number): void {
     this.flushChunk()
     this.nextSize = Math.min(this.chunkSize, this.nextSize * 2)
     this.buf = new Uint8Array(Math.max(n, this.nextSize))
@@ -169,7 +214,7 @@ export class JsonChunkWriter {
       buf[at++] = 0x2d
       v = -v
     }
-    at = writeDigits(buf, at, v)
+    at = writeInteger(buf, at, v)
     buf[at++] = 0x22
     this.pos = at
   }
@@ -181,18 +226,20 @@ export class JsonChunkWriter {
    */
   pointWkt(x: number, y: number): boolean {
     // Coordinates of at most 7 decimals (what datasets hold) are written digit by digit; others as String(n).
+    const kx = fixed7(x)
+    const ky = fixed7(y)
     let sx: string | undefined
     let sy: string | undefined
-    if (!hasFixed7(x) && (sx = geosNumberText(x)) === undefined) return false
-    if (!hasFixed7(y) && (sy = geosNumberText(y)) === undefined) return false
+    if (kx < 0 && (sx = geosNumberText(x)) === undefined) return false
+    if (ky < 0 && (sy = geosNumberText(y)) === undefined) return false
     this.room((sx?.length ?? 16) + (sy?.length ?? 16) + 11)
     const buf = this.buf
     let at = this.pos
     for (let i = 0; i < POINT_OPEN.length; i++) buf[at++] = POINT_OPEN[i]!
-    if (sx === undefined) at = writeFixed7(buf, at, x)
+    if (sx === undefined) at = writeFixed7(buf, at, x < 0, kx)
     else for (let i = 0; i < sx.length; i++) buf[at++] = sx.charCodeAt(i)
     buf[at++] = 0x20
-    if (sy === undefined) at = writeFixed7(buf, at, y)
+    if (sy === undefined) at = writeFixed7(buf, at, y < 0, ky)
     else for (let i = 0; i < sy.length; i++) buf[at++] = sy.charCodeAt(i)
     buf[at++] = 0x29
     buf[at++] = 0x22

@@ -60,15 +60,35 @@ describe('JsonChunkWriter', () => {
   })
 
   it('writes a number as the JSON string of String(n), integers digit by digit', () => {
+    const random = mulberry32(3)
+    const all = [
+      ...numbers,
+      2 ** 31 - 1,
+      2 ** 31,
+      -(2 ** 31),
+      2 ** 32,
+      1e9,
+      1e10 - 1,
+      1e10,
+      1e15,
+      2 ** 53 - 1,
+    ]
+    // Integers of every length, 1 to 16 digits, either sign, and powers of ten and their neighbours.
+    for (let i = 0; i < 5_000; i++) {
+      const digits = 1 + (i % 16)
+      const v = Math.floor(random() * 10 ** digits)
+      all.push(i % 2 ? -v : v)
+    }
+    for (let d = 0; d <= 15; d++) all.push(10 ** d - 1, 10 ** d, 10 ** d + 1)
     const { text } = collect(8, (out) => {
       out.raw('[')
-      numbers.forEach((n, i) => {
+      all.forEach((n, i) => {
         if (i > 0) out.raw(',')
         out.numberText(n)
       })
       out.raw(']')
     })
-    expect(JSON.parse(text)).toEqual(numbers.map((n) => String(n)))
+    expect(JSON.parse(text)).toEqual(all.map((n) => String(n)))
   })
 
   it('hands each chunk over with a buffer of its own (so it can be transferred)', () => {
