@@ -181,6 +181,25 @@ describe('a driving polygon whose box holds every probed feature', () => {
       expect(join(operator, list!, poly, 'ref'), operator).toEqual(expected(operator, features, polygon))
   })
 
+  it('answers for a point dataset read column-wise with a point not finite as for its feature list', () => {
+    for (const odd of [NaN, Infinity, -Infinity]) {
+      const features: DatasetFeature[] = points.map((f, i) =>
+        i % 50 === 7 ? { ...f, geometry: { type: 'Point', coordinates: [odd, 5] } } : f,
+      )
+      const [list, columns] = tables('pts', features)
+      expect(columns?.points).toBeDefined()
+      for (const geometry of [covers.around!, covers.notch!]) {
+        const poly = tables('poly', [{ geometry, properties: { id: 0 } }])[0]!
+        for (const operator of OPERATORS)
+          for (const drive of ['ref', 'source'] as const) {
+            const what = `${odd} ${operator} ${drive}`
+            expect(join(operator, columns!, poly, drive), what).toEqual(join(operator, list!, poly, drive))
+            expect(join(operator, poly, columns!, drive), what).toEqual(join(operator, poly, list!, drive))
+          }
+      }
+    }
+  })
+
   it('keeps the first rows up to the cap when the polygons drive as the source', () => {
     const polygons: DatasetFeature[] = Object.values(covers).map((geometry, id) => ({
       geometry,
