@@ -624,6 +624,107 @@ export type TableRead = { fields: FieldInfo[]; crs?: number } & (
   { points: PointColumns; features?: undefined } | { features: FgbFeature[]; points?: undefined }
 )
 
+/** Where the bytes of a file read piecewise come from (a file descriptor, in the workspace). */
+export interface ByteSource {
+  /** The file's length in bytes. */
+  readonly size: number
+  /** Read up to `length` bytes at file position `position` into `into` from `at`; the count read, 0 at the end. */
+  read(into: Uint8Array, at: number, length: number, position: number): number
+}
+
+/** Read from `position` into `into` from `at` until it is full or the file ends; how far `into` is filled. */
+function fill(source: ByteSource, into: Uint8Array, at: number, position: number): number {
+  while (at < into.length) {
+    const n = source.read(into, at, into.length - at, position)
+    if (n <= 0) break
+    at += n
+    position += n
+  }
+  return at
+}
+
+/** The whole file, as read (shorter than `size` if it shrank meanwhile). */
+function readAll(source: ByteSource): Uint8Array {
+  const bytes = new Uint8Array(source.size)
+  const n = fill(source, bytes, 0, 0)
+  return n === bytes.length ? bytes : bytes.subarray(0, n)
+}
+
+/**
+ * Bytes of the buffer a file is read through piecewise: small enough to stay in the processor's cache, and
+ * reused, as the pages of a fresh buffer the size of the file cost more to touch than reading the file
+ * does (368 ms against 15 ms for 112 MB, 1,000,000 points). A feature larger than this takes the
+ * whole-file path.
+ */
+const CHUNK_BYTES = 1 << 20
+let chunk: Uint8Array | undefined
+
+/**
+ * `readFlatGeobufTable` of a file read piecewise: a file of 2D points whose every feature the direct path
+ * reads (`PointReader.fast`) is decoded from one reused buffer, a chunk at a time, without the file's bytes
+ * in memory at once (nor its index's, which no point read needs). At the first feature that is anything
+ * else (a polygon, a point with z, one misaligned, damaged, truncated or larger than a chunk), or a count
+ * that does not match the header's, it reads the whole file and decodes that as `readFlatGeobufTable`
+ * does: the same answer, and the same error, as reading it whole. `chunkBytes` is for tests.
+ */
+export function readFlatGeobufTableFrom(source: ByteSource, chunkBytes = CHUNK_BYTES): TableRead {
+  const whole = () => readFlatGeobufTable(readAll(source), true)
+  const size = source.size
+  if (size <= chunkBytes) return whole()
+  const buffer =
+    chunkBytes === CHUNK_BYTES ? (chunk ??= new Uint8Array(CHUNK_BYTES)) : new Uint8Array(chunkBytes)
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+  let filled = fill(source, buffer, 0, 0)
+  let head: HeaderRead
+  try {
+    head = readHeader(buffer.subarray(0, filled), view, size)
+  } catch {
+    // The header is damaged or larger than a chunk: the whole-file path names what is wrong.
+    return whole()
+  }
+  const { header, columns, fields, declared } = head
+  if (
+    !pointReadable(columns) ||
+    !columnReadable(fields) ||
+    // Binary values are views of the bytes they were read from: the file's, not a reused buffer's.
+    columns.some((c) => c.type === ColumnType.Binary)
+  )
+    return whole()
+  const reader = new PointReader(
+    buffer,
+    view,
+    new flatbuffers.ByteBuffer(buffer),
+    header.geometryType,
+    columns,
+    fields,
+  )
+  const sink = new PointSink(declared, fields.length, size - head.offset)
+  /** The file position of the buffer's first byte, a multiple of 8 (so positions in both align alike). */
+  let base = 0
+  let at = head.offset
+  while (at < size) {
+    if (at % 8 !== 0) return whole()
+    let p = at - base
+    if (p + 4 > filled || p + 4 + view.getUint32(p, true) > filled) {
+      // The feature runs past the bytes read: unless the file ends in it (truncated), move its start to
+      // the buffer's and read on.
+      if (base + filled >= size) return whole()
+      buffer.copyWithin(0, p, filled)
+      filled -= p
+      base = at
+      p = 0
+      filled = fill(source, buffer, filled, base + filled)
+      if (4 > filled || 4 + view.getUint32(0, true) > filled) return whole()
+    }
+    const next = reader.fast(p, filled)
+    if (next < 0) return whole()
+    sink.add(reader)
+    at += next - p
+  }
+  if (declared > 0 && sink.n !== declared) return whole()
+  return { points: sink.columns(fields), fields, crs: header.crs?.code || undefined }
+}
+
 /** A file's header as read and checked, and where its features start (past any index). */
 interface HeaderRead {
   header: HeaderMeta

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { promises as fs, readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync } from 'node:fs'
 import path from 'node:path'
 import Flatbush from 'flatbush'
 import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
-import { readFlatGeobufTable, writeFlatGeobuf } from './fgb'
+import { readFlatGeobufTable, readFlatGeobufTableFrom, writeFlatGeobuf, type TableRead } from './fgb'
 import type { PointColumns } from './point-columns'
 import { withWorkspaceLock } from './workspace-lock'
 import {
@@ -109,20 +109,19 @@ export interface ReadDataset {
 }
 
 /**
- * A dataset's features and index from its files' bytes (the data file's, or why it could not be read);
- * with `columnar`, a dataset of points is kept as `PointColumns`, its feature list made when first read.
+ * A dataset's features and index from its data file, read and decoded by `readData` (which throws why it
+ * could not be), and its index file's bytes; a dataset of points read as `PointColumns` keeps them so, its
+ * feature list made when first read.
  */
 function decodeDataset(
   manifest: DatasetManifest,
-  data: Uint8Array | Error,
+  readData: () => TableRead,
   indexBytes: Buffer | undefined,
-  columnar = false,
 ): ReadDataset {
   let features: DatasetFeature[] | undefined
   let points: PointColumns | undefined
   try {
-    if (data instanceof Error) throw data
-    const read = readFlatGeobufTable(data, columnar)
+    const read = readData()
     if (read.points) points = read.points
     else {
       const bad = read.features.findIndex((f) => f.problem)
@@ -159,6 +158,23 @@ function decodeDataset(
     get features() {
       return all()
     },
+  }
+}
+
+/**
+ * A data file read and decoded synchronously, piecewise (`readFlatGeobufTableFrom`): a file of points is
+ * decoded a chunk at a time without its bytes in memory at once.
+ */
+function readDataSync(file: string): TableRead {
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    return readFlatGeobufTableFrom({
+      size,
+      read: (into, at, length, position) => readSync(fd, into, at, length, position),
+    })
+  } finally {
+    closeSync(fd)
   }
 }
 
@@ -269,7 +285,14 @@ export class Workspace {
       data = error as Error
     }
     const index = await fs.readFile(path.join(dir, INDEX)).catch(() => undefined)
-    return decodeDataset(manifest, data, index)
+    return decodeDataset(
+      manifest,
+      () => {
+        if (data instanceof Error) throw data
+        return readFlatGeobufTable(data, false)
+      },
+      index,
+    )
   }
 
   /**
@@ -280,21 +303,13 @@ export class Workspace {
   readSync(name: string): ReadDataset {
     const manifest = this.manifestSync(name)
     const dir = this.datasetDir(manifest.name)
-    let data: Uint8Array | Error
-    try {
-      // A view of the file's bytes, not a copy of them.
-      const file = readFileSync(path.join(dir, DATA))
-      data = new Uint8Array(file.buffer, file.byteOffset, file.byteLength)
-    } catch (error) {
-      data = error as Error
-    }
     let index: Buffer | undefined
     try {
       index = readFileSync(path.join(dir, INDEX))
     } catch {
       index = undefined
     }
-    return decodeDataset(manifest, data, index, true)
+    return decodeDataset(manifest, () => readDataSync(path.join(dir, DATA)), index)
   }
 
   /** A fresh staging folder path for a dataset being written (named so a start-up sweep knows it). */

@@ -4,6 +4,7 @@ import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
 import {
   readFlatGeobuf,
   readFlatGeobufTable,
+  readFlatGeobufTableFrom,
   writeFlatGeobuf,
 } from '../../../../electron/local-service/workspace/fgb'
 import { mulberry32 } from '../../../../bench/join-data'
@@ -227,3 +228,157 @@ describe('the direct reading of points', () => {
     expect(differed).toBeGreaterThan(1000)
   })
 })
+
+/** A file in memory read piecewise, at most `most` bytes a call; `asked` records each call's length. */
+function memorySource(bytes: Uint8Array, most = Infinity) {
+  const asked: number[] = []
+  return {
+    asked,
+    size: bytes.length,
+    read(into: Uint8Array, at: number, length: number, position: number): number {
+      asked.push(length)
+      const n = Math.max(0, Math.min(length, most, bytes.length - position))
+      into.set(bytes.subarray(position, position + n), at)
+      return n
+    },
+  }
+}
+
+describe('reading a file piecewise', () => {
+  const texts = ['', 'Pune, महाराष्ट्र', 'emoji 🌍', 'x'.repeat(300), '"q"']
+  const many = (count: number): DatasetFeature[] =>
+    Array.from({ length: count }, (_, i) => ({
+      geometry: { type: 'Point', coordinates: [68 + i / 1000, 8 + i / 3000] },
+      properties: { id: i, name: i % 9 === 0 ? null : `${texts[i % texts.length]}${i}` },
+    }))
+  const manyFields = [
+    { name: 'id', type: 'number' as const },
+    { name: 'name', type: 'string' as const },
+  ]
+  const whole = (bytes: Uint8Array) => outcome(() => readFlatGeobufTable(bytes))
+
+  it('reads points a chunk at a time, features straddling chunks, as reading the file whole does', () => {
+    const bytes = writeFlatGeobuf(many(2_000), manyFields)
+    const expected = whole(bytes)
+    expect(expected).toMatchObject({ columnar: true })
+    for (const [chunk, most] of [
+      [512, Infinity],
+      [1000, Infinity],
+      [4096, 97],
+    ] as const) {
+      const source = memorySource(bytes, most)
+      expect(
+        outcome(() => readFlatGeobufTableFrom(source, chunk)),
+        `chunks of ${chunk}`,
+      ).toEqual(expected)
+      // Never the whole file at once: every feature came from a chunk.
+      expect(Math.max(...source.asked)).toBeLessThanOrEqual(chunk)
+      expect(source.asked.length).toBeGreaterThan(bytes.length / chunk)
+    }
+  })
+
+  it('reads the whole file when a feature after the first chunk is not a point, or is larger than a chunk', () => {
+    const polygon: DatasetFeature = {
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [70, 20],
+            [71, 20],
+            [71, 21],
+            [70, 20],
+          ],
+        ],
+      },
+      properties: { id: -1, name: 'area' },
+    }
+    const cases: Array<[string, DatasetFeature]> = [
+      ['a polygon', polygon],
+      ['no geometry', { geometry: null, properties: { id: -2, name: 'none' } }],
+      [
+        'a point with z',
+        { geometry: { type: 'Point', coordinates: [70, 20, 5] }, properties: { id: -3, name: 'z' } },
+      ],
+      [
+        'a long text',
+        {
+          geometry: { type: 'Point', coordinates: [70, 20] },
+          properties: { id: -4, name: 'y'.repeat(3000) },
+        },
+      ],
+    ]
+    for (const [what, odd] of cases) {
+      const features = many(600)
+      features.splice(500, 0, odd)
+      const bytes = writeFlatGeobuf(features, manyFields)
+      const source = memorySource(bytes)
+      const read = outcome(() => readFlatGeobufTableFrom(source, 1024))
+      expect(read, what).toEqual(whole(bytes))
+      expect(source.asked, what).toContain(bytes.length)
+      const found = read as { features: DatasetFeature[] }
+      expect(found.features[500], what).toEqual(odd)
+      expect(found.features).toHaveLength(601)
+    }
+  })
+
+  it('gives the whole read’s error for a truncated file, a missing feature and damage in a later chunk', () => {
+    const bytes = writeFlatGeobuf(many(600), manyFields)
+    const starts = featureStarts(bytes)
+    const damaged = bytes.slice()
+    new DataView(damaged.buffer).setUint32(starts[400]! + 4, 0x7ffffff0, true)
+    const cases: Array<[string, Uint8Array, RegExp]> = [
+      [
+        'cut in the last feature',
+        bytes.slice(0, bytes.length - 5),
+        /^feature 599 declares \d+ bytes but only/,
+      ],
+      [
+        'cut before the last feature',
+        bytes.slice(0, starts[599]),
+        /the header declares 600 features but the file holds 599/,
+      ],
+      ['damaged', damaged, /^feature 400: the root offset points outside the data/],
+    ]
+    for (const [what, file, message] of cases) {
+      const read = outcome(() => readFlatGeobufTableFrom(memorySource(file), 1024))
+      expect(read, what).toEqual(whole(file))
+      expect((read as { error: string }).error, what).toMatch(
+        new RegExp(`^FlatGeobufError: ${message.source.replace(/^\^/, '')}`),
+      )
+    }
+  })
+
+  it('reads files whose features were not padded through the whole file, as before', () => {
+    const features = many(300)
+    const padded = writeFlatGeobuf(features, manyFields)
+    const headerEnd = 8 + 4 + new DataView(padded.buffer).getUint32(8, true)
+    const header = { columns: manyFields.map((f) => ({ name: f.name, type: f.type === 'number' ? 10 : 11 })) }
+    const raw = features.map((f) =>
+      buildFeature(parseGeometry(f.geometry as never), f.properties as never, header as never),
+    )
+    const file = new Uint8Array(headerEnd + raw.reduce((n, r) => n + r.length, 0))
+    file.set(padded.subarray(0, headerEnd))
+    let at = headerEnd
+    for (const r of raw) {
+      file.set(r, at)
+      at += r.length
+    }
+    const source = memorySource(file)
+    const read = outcome(() => readFlatGeobufTableFrom(source, 1024))
+    expect(read).toEqual(whole(file))
+    expect(read).toMatchObject({ columnar: true })
+    expect((read as { features: unknown[] }).features).toHaveLength(300)
+  })
+})
+
+/** Where each feature of a file without an index starts (its size prefix). */
+function featureStarts(bytes: Uint8Array): number[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const starts: number[] = []
+  let at = 8 + 4 + view.getUint32(8, true)
+  while (at < bytes.length) {
+    starts.push(at)
+    at += 4 + view.getUint32(at, true)
+  }
+  return starts
+}
