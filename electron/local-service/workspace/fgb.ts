@@ -225,13 +225,50 @@ function fieldType(type: ColumnType): FieldType {
 
 const textDecoder = new TextDecoder()
 
-/** Text of `n` bytes from `from`, cut at `end`: Latin-1 when all ASCII (the same characters), else UTF-8. */
+const char = String.fromCharCode
+
+/**
+ * ASCII text of 1 to 12 bytes from `from`: one call of a builtin that makes the string in JavaScript, where
+ * `Buffer.toString` crosses into C++ for each (a million names of a few letters took 56 to 90 ms that way,
+ * 11 to 39 ms this way).
+ */
+function shortText(b: Uint8Array, s: number, n: number): string {
+  switch (n) {
+    case 1:
+      return char(b[s]!)
+    case 2:
+      return char(b[s]!, b[s + 1]!)
+    case 3:
+      return char(b[s]!, b[s + 1]!, b[s + 2]!)
+    case 4:
+      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!)
+    case 5:
+      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!)
+    case 6:
+      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!)
+    case 7:
+      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!)
+    case 8:
+      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!)
+    default:
+      // 9 to 12: the first eight, then the rest (V8 copies a string this short into one, not a pair).
+      return (
+        char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) +
+        shortText(b, s + 8, n - 8)
+      )
+  }
+}
+
+/**
+ * Text of `n` bytes from `from`, cut at `end`: when all ASCII, its bytes as characters (Latin-1 gives the
+ * same), else UTF-8.
+ */
 function textAt(bytes: Uint8Array, text: Buffer, end: number, from: number, n: number): string {
   const stop = Math.min(end, from + n)
   if (stop <= from) return ''
   for (let i = from; i < stop; i++)
     if (bytes[i]! >= 0x80) return textDecoder.decode(bytes.subarray(from, stop))
-  return text.toString('latin1', from, stop)
+  return stop - from <= 12 ? shortText(bytes, from, stop - from) : text.toString('latin1', from, stop)
 }
 
 /**

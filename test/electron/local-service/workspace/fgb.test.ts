@@ -59,8 +59,12 @@ describe('FlatGeobuf reading of points', () => {
       'tab\tand "quotes"',
       'emoji 🌍',
       'x'.repeat(300),
+      // ASCII of every length up to 14, each character another.
+      ...Array.from({ length: 14 }, (_, n) =>
+        Array.from({ length: n + 1 }, (_, k) => String.fromCharCode(1 + ((n * 17 + k * 29) % 127))).join(''),
+      ),
     ]
-    const pts: DatasetFeature[] = Array.from({ length: 40 }, (_, i) => ({
+    const pts: DatasetFeature[] = Array.from({ length: 80 }, (_, i) => ({
       geometry: { type: 'Point', coordinates: [68 + i / 7, 8 + i / 3] },
       properties: {
         s: i % 5 === 4 ? null : texts[i % texts.length]!,
