@@ -743,11 +743,11 @@ export function readFlatGeobufTableFrom(source: ByteSource, chunkBytes = CHUNK_B
     if (at % 8 !== 0) return whole()
     let p = at - base
     if (p + 4 > filled || p + 4 + view.getUint32(p, true) > filled) {
-      // The feature runs past the bytes read: unless the file ends in it (truncated), move its start to
-      // the buffer's and read on.
+      // The feature runs past the bytes read: unless the file ends in it (truncated), move what was read
+      // of it to the buffer's start and read on (the first feature may start past them, after an index).
       if (base + filled >= size) return whole()
       buffer.copyWithin(0, p, filled)
-      filled -= p
+      filled = Math.max(0, filled - p)
       base = at
       p = 0
       filled = fill(source, buffer, filled, base + filled)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildFeature } from 'flatgeobuf/lib/mjs/generic/feature.js'
+import { buildHeader } from 'flatgeobuf/lib/mjs/generic/featurecollection.js'
 import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
 import {
   readFlatGeobuf,
@@ -236,11 +237,14 @@ describe('the direct reading of points', () => {
 /** A file in memory read piecewise, at most `most` bytes a call; `asked` records each call's length. */
 function memorySource(bytes: Uint8Array, most = Infinity) {
   const asked: number[] = []
+  const spans: Array<[number, number]> = []
   return {
     asked,
+    spans,
     size: bytes.length,
     read(into: Uint8Array, at: number, length: number, position: number): number {
       asked.push(length)
+      spans.push([position, position + length])
       const n = Math.max(0, Math.min(length, most, bytes.length - position))
       into.set(bytes.subarray(position, position + n), at)
       return n
@@ -279,6 +283,63 @@ describe('reading a file piecewise', () => {
       expect(Math.max(...source.asked)).toBeLessThanOrEqual(chunk)
       expect(source.asked.length).toBeGreaterThan(bytes.length / chunk)
     }
+  })
+
+  it('does not read the bytes of a spatial index, which no point read needs', () => {
+    const count = 2_000
+    const plain = writeFlatGeobuf(many(count), manyFields)
+    const featuresAt = 8 + 4 + new DataView(plain.buffer).getUint32(8, true)
+    const built = buildHeader(
+      {
+        geometryType: 1,
+        columns: manyFields.map((f) => ({
+          name: f.name,
+          type: f.type === 'number' ? 10 : 11,
+          title: null,
+          description: null,
+          width: -1,
+          precision: -1,
+          scale: -1,
+          nullable: true,
+          unique: false,
+          primary_key: false,
+        })),
+        envelope: null,
+        featuresCount: count,
+        indexNodeSize: 0,
+        crs: { code: 4326, org: 'EPSG', name: null, description: null, wkt: null, code_string: null },
+        title: null,
+        description: null,
+        metadata: null,
+      } as never,
+      4326,
+    )
+    // The header grown to a multiple of 8 (its size prefix to match), so the features stay 8-aligned, and
+    // its index node size (field 9, which the library writes as 0) set to 16.
+    const header = new Uint8Array(Math.ceil(built.length / 8) * 8)
+    header.set(built)
+    const h = new DataView(header.buffer)
+    h.setUint32(0, header.length - 4, true)
+    const table = 4 + h.getUint32(4, true)
+    const vtable = table - h.getInt32(table, true)
+    h.setUint16(table + h.getUint16(vtable + 4 + 9 * 2, true), 16, true)
+    let nodes = count
+    for (let n = count; n > 1; nodes += n) n = Math.ceil(n / 16)
+    const index = new Uint8Array(nodes * 40).fill(0xab)
+    const file = new Uint8Array(8 + header.length + index.length + plain.length - featuresAt)
+    file.set(plain.subarray(0, 8))
+    file.set(header, 8)
+    file.set(plain.subarray(featuresAt), 8 + header.length + index.length)
+    const expected = whole(file)
+    expect(expected).toEqual({ ...(whole(plain) as object) })
+    const source = memorySource(file)
+    expect(outcome(() => readFlatGeobufTableFrom(source, 4096))).toEqual(expected)
+    const indexAt = 8 + header.length
+    expect(index.length).toBeGreaterThan(4096)
+    // The first chunk may hold the index's start; nothing is read from after that up to its end.
+    for (const [from, to] of source.spans.slice(1))
+      expect(to <= indexAt + 4096 || from >= indexAt + index.length).toBe(true)
+    expect(Math.max(...source.asked)).toBeLessThanOrEqual(4096)
   })
 
   it('reads the whole file when a feature after the first chunk is not a point, or is larger than a chunk', () => {
