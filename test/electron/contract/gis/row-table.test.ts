@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { cellText, JoinBodyReader, readJoinBody, RowTable, RowsShapeError } from '../../../../electron/contract/gis/row-table'
+import {
+  cellText,
+  JoinBodyReader,
+  readJoinBody,
+  RowTable,
+  RowsShapeError,
+} from '../../../../electron/contract/gis/row-table'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
@@ -167,12 +173,18 @@ describe('JoinBodyReader', () => {
       // Fed every prefix in turn, then finished.
       const everyByte = new JoinBodyReader()
       for (let n = 1; n <= whole.length; n++) everyByte.feed(whole.subarray(0, n))
-      expect(outcome(() => everyByte.finish(whole)), text).toEqual(expected)
+      expect(
+        outcome(() => everyByte.finish(whole)),
+        text,
+      ).toEqual(expected)
       // Fed a few uneven pieces.
       for (const step of [2, 5, 11]) {
         const reader = new JoinBodyReader()
         for (let n = step; n < whole.length; n += step) reader.feed(whole.subarray(0, n))
-        expect(outcome(() => reader.finish(whole)), `${text} in pieces of ${step}`).toEqual(expected)
+        expect(
+          outcome(() => reader.finish(whole)),
+          `${text} in pieces of ${step}`,
+        ).toEqual(expected)
       }
     }
   })
