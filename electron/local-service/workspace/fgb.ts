@@ -370,6 +370,24 @@ function readPropertyValues(
 }
 
 /**
+ * The table that the offset at `ref` refers to, when it and its vtable are sound as the general check has
+ * them: the offset unsigned, forward and at most 2^31 - 1; the vtable even, of at least `minVtable` bytes,
+ * and it and the table's declared size inside `base..end`. Its position, or -1.
+ */
+function tableAt(view: DataView, ref: number, base: number, end: number, minVtable: number): number {
+  const offset = view.getUint32(ref, true)
+  if (offset === 0 || offset > 0x7fffffff || ref + offset + 4 > end) return -1
+  const table = ref + offset
+  const vtable = table - view.getInt32(table, true)
+  if (vtable < base || vtable + 4 > end || vtable % 2 !== 0) return -1
+  const vtableSize = view.getInt16(vtable, true)
+  const tableSize = view.getInt16(vtable + 2, true)
+  if (vtableSize < minVtable || vtableSize % 2 !== 0 || vtable + vtableSize > end) return -1
+  if (tableSize < 4 || table + tableSize > end) return -1
+  return table
+}
+
+/**
  * Reads a 2D point feature at the ByteBuffer's position straight from its coordinates and its properties by
  * column index, with one Feature and one Geometry reader for every feature: what the library's
  * `fromFeature` and the reader's property loop give, without their views and intermediate objects.
@@ -420,16 +438,12 @@ class PointReader {
     const base = at + 4
     const end = base + length
     if (length < 4 || end > limit) return -1
-    // The feature table (root offsets are unsigned, forward, and at most 2^31 - 1).
-    const rootOffset = view.getUint32(base, true)
-    if (rootOffset === 0 || rootOffset > 0x7fffffff || base + rootOffset + 4 > end) return -1
-    const root = base + rootOffset
+    // The feature table.
+    const root = tableAt(view, base, base, end, 6)
+    if (root < 0) return -1
     const vtable = root - view.getInt32(root, true)
-    if (vtable < base || vtable + 4 > end || vtable % 2 !== 0) return -1
     const vtableSize = view.getInt16(vtable, true)
     const tableSize = view.getInt16(vtable + 2, true)
-    if (vtableSize < 6 || vtableSize % 2 !== 0 || vtable + vtableSize > end) return -1
-    if (tableSize < 4 || root + tableSize > end) return -1
     // Slot 0, the geometry (a table); slot 1, the properties (bytes); slot 2, per-feature columns (none).
     const geometryField = view.getInt16(vtable + 4, true)
     if (geometryField < 4 || geometryField + 4 > tableSize) return -1
@@ -437,17 +451,11 @@ class PointReader {
     if (propertiesField !== 0 && (propertiesField < 4 || propertiesField + 4 > tableSize)) return -1
     if (vtableSize >= 10 && view.getInt16(vtable + 8, true) !== 0) return -1
     // The geometry table.
-    const geometryAt = root + geometryField
-    const geometryOffset = view.getUint32(geometryAt, true)
-    if (geometryOffset === 0 || geometryOffset > 0x7fffffff || geometryAt + geometryOffset + 4 > end)
-      return -1
-    const g = geometryAt + geometryOffset
+    const g = tableAt(view, root + geometryField, base, end, 8)
+    if (g < 0) return -1
     const gVtable = g - view.getInt32(g, true)
-    if (gVtable < base || gVtable + 4 > end || gVtable % 2 !== 0) return -1
     const gVtableSize = view.getInt16(gVtable, true)
     const gTableSize = view.getInt16(gVtable + 2, true)
-    if (gVtableSize < 8 || gVtableSize % 2 !== 0 || gVtable + gVtableSize > end) return -1
-    if (gTableSize < 4 || g + gTableSize > end) return -1
     // Slots: 0 ends, 1 xy, 2 z, 3 m, 4 t, 5 tm, 6 type, 7 parts; only xy and type may be there.
     const gSlots = (gVtableSize - 4) >> 1
     if (view.getInt16(gVtable + 4, true) !== 0) return -1
