@@ -509,22 +509,28 @@ class PointReader {
       } catch {
         return -1
       }
-      if (this.json) {
-        for (let k = 0; k < fields.length; k++) {
-          const v = values[k]
-          if (fields[k]!.type === 'json' && typeof v === 'string') {
-            try {
-              values[k] = JSON.parse(v)
-            } catch {
-              /* keep the text */
-            }
-          }
-        }
-      }
+      this.parseJson()
     }
     this.x = view.getFloat64(xy, true)
     this.y = view.getFloat64(xy + 8, true)
     return end
+  }
+
+  /** The values of json fields parsed from their text (a text that is not JSON kept as it is). */
+  private parseJson(): void {
+    if (!this.json) return
+    const fields = this.fields
+    const values = this.values
+    for (let k = 0; k < fields.length; k++) {
+      const v = values[k]
+      if (fields[k]!.type === 'json' && typeof v === 'string') {
+        try {
+          values[k] = JSON.parse(v)
+        } catch {
+          /* keep the text */
+        }
+      }
+    }
   }
 
   /** The last point's coordinates and its values by field (`decode`'s answer 1), or why it failed (2). */
@@ -555,16 +561,7 @@ class PointReader {
         const length = bb.__vector_len(feature.bb_pos + vector)
         readPropertyValues(this.bytes, this.text, this.view, start, length, this.columns, values)
       }
-      for (let k = 0; k < fields.length; k++) {
-        const v = values[k]
-        if (fields[k]!.type === 'json' && typeof v === 'string') {
-          try {
-            values[k] = JSON.parse(v)
-          } catch {
-            /* keep the text */
-          }
-        }
-      }
+      this.parseJson()
     } catch (error) {
       this.problem = `its content could not be decoded (${(error as Error).message.slice(0, 80)})`
       return 2
