@@ -52,3 +52,107 @@ export function decodeFrames(body: ArrayBuffer): unknown {
     return new Uint8Array(body, base + offset, length)
   })
 }
+
+/** Reads one byte part of an answer while it arrives (see `FramesReceiver`). */
+export interface PartReader {
+  /** The part's bytes received so far (a view from its first byte). */
+  feed(received: Uint8Array): void
+  /** The part whole (the same view the answer's value holds). */
+  finish(whole: Uint8Array): void
+}
+
+/**
+ * Part readers by the key their part is under in the answer, each made with the object holding it (whose
+ * other members, such as a row count, it may read).
+ */
+export type PartReaders = Readonly<Record<string, (holder: Readonly<Record<string, unknown>>) => PartReader>>
+
+/** A part reader is fed again once this many more of its bytes have come. */
+const FEED_BYTES = 256 * 1024
+
+/**
+ * `decodeFrames` for an answer that arrives in pieces and whose length is known: the pieces go into one
+ * buffer of that length (no copy at the end), the JSON part is read as soon as its newline has come, and a
+ * byte part under a key with a reader in `readers` is fed while its bytes arrive, so that reading it is
+ * done when they are. `finish` gives what `decodeFrames` gives for the whole answer, and the same errors.
+ * A reader that throws is dropped: what it reads is only ever a head start.
+ */
+export class FramesReceiver {
+  private readonly all: Uint8Array
+  private received = 0
+  private value: unknown
+  private parsed = false
+  private readonly fed: Array<{ start: number; view: Uint8Array; reader: PartReader; fed: number }> = []
+
+  constructor(
+    readonly length: number,
+    private readonly readers: PartReaders = {},
+  ) {
+    this.all = new Uint8Array(length)
+  }
+
+  push(piece: Uint8Array): void {
+    if (this.received + piece.byteLength > this.length)
+      throw new Error('the answer is longer than its stated length')
+    const before = this.received
+    this.all.set(piece, before)
+    this.received += piece.byteLength
+    if (!this.parsed) {
+      const newline = this.all.subarray(before, this.received).indexOf(NEWLINE)
+      if (newline < 0) return
+      this.parse(before + newline)
+    }
+    for (const part of this.fed) {
+      const have = Math.min(Math.max(this.received - part.start, 0), part.view.byteLength)
+      if (have - part.fed < FEED_BYTES) continue
+      part.fed = have
+      this.guard(part, () => part.reader.feed(part.view.subarray(0, have)))
+    }
+  }
+
+  /** The answer, once all of it has come. */
+  finish(): unknown {
+    if (this.received !== this.length) throw new Error('the answer ended before its stated length')
+    if (!this.parsed) {
+      const newline = this.all.indexOf(NEWLINE)
+      if (newline < 0) throw new Error('the answer has no end to its JSON part')
+      this.parse(newline)
+    }
+    for (const part of this.fed) this.guard(part, () => part.reader.finish(part.view))
+    return this.value
+  }
+
+  private guard(part: (typeof this.fed)[number], read: () => void): void {
+    try {
+      read()
+    } catch {
+      this.fed.splice(this.fed.indexOf(part), 1)
+    }
+  }
+
+  private parse(newline: number): void {
+    const base = newline + 1
+    const json = new TextDecoder().decode(this.all.subarray(0, newline))
+    const found: Array<{ key: string; holder: Record<string, unknown>; start: number; view: Uint8Array }> = []
+    const all = this.all
+    this.value = JSON.parse(json, function (this: Record<string, unknown>, key, v: unknown) {
+      if (!isBytesRef(v)) return v
+      const [offset, length] = v.$bytes
+      if (offset < 0 || length < 0 || base + offset + length > all.byteLength)
+        throw new Error('the answer refers to bytes it does not hold')
+      const view = new Uint8Array(all.buffer, all.byteOffset + base + offset, length)
+      found.push({ key, holder: this, start: base + offset, view })
+      return view
+    })
+    this.parsed = true
+    for (const { key, holder, start, view } of found) {
+      const make = Object.hasOwn(this.readers, key) ? this.readers[key] : undefined
+      if (!make) continue
+      try {
+        this.fed.push({ start, view, reader: make(holder), fed: 0 })
+      } catch {
+        // No head start for this part.
+      }
+    }
+  }
+}

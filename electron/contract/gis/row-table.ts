@@ -460,6 +460,110 @@ export class RowTable {
 }
 
 /**
+ * Rows (a JSON array of objects) read while they arrive: `feed` with the bytes received so far (a view from
+ * the array's first byte, or from `from` in a larger answer) reads every row complete in them (a row cut by
+ * the end of what came is read again from its start at the next feed); `finishAt` reads the rest. Together
+ * they give the table `RowTable.readAt` gives for the same bytes, with the same errors at the same places.
+ */
+export class RowsArrayReader {
+  private readonly rows: RowsReader
+  /** Where reading goes on: after the "[" or after the last row read whole; -1 before the "[" is seen. */
+  private at = -1
+  private ascii = true
+
+  constructor(
+    /** Where the rows' JSON starts in the bytes `feed` is given. */
+    private readonly from = 0,
+    /** The count the sender declared, to size the offsets once. */
+    private readonly expectedRows = 0,
+  ) {
+    this.rows = new RowsReader(expectedRows)
+  }
+
+  /** Rows read whole so far. */
+  get rowsRead(): number {
+    return this.rows.count
+  }
+
+  /** The member names of the rows read so far, in the order they were first seen. */
+  get keysSoFar(): string[] {
+    return this.rows.columns.map((c) => c.key)
+  }
+
+  /**
+   * Where each value of `key` lies in the rows read so far (as `RowTable.spans`, offsets into the bytes
+   * fed; the arrays may be replaced as rows come, so ask again after each feed); null when none has it.
+   */
+  spansSoFar(key: string): { starts: Uint32Array; ends: Uint32Array } | null {
+    const c = this.rows.byKey.get(key)
+    return c ? { starts: c.starts, ends: c.ends } : null
+  }
+
+  /** Past the rows read so far: the byte where the next row (or its ",") starts; `from` before the "[". */
+  get readTo(): number {
+    return this.at < 0 ? this.from : this.at
+  }
+
+  /** Read every row complete in `bytes` (all received so far, from the start of the answer). */
+  feed(bytes: Uint8Array): void {
+    const s = new Scanner(bytes, this.at < 0 ? this.from : this.at, bytes.length)
+    if (this.at < 0) {
+      // Only an array is read as it comes; one object or null is left to `finishAt`.
+      if (s.space() !== OPEN_BRACKET) return
+      this.at = s.p + 1
+      s.p = this.at
+    }
+    const rows = this.rows
+    try {
+      for (;;) {
+        if (rows.count === 0) {
+          if (s.space() !== OPEN_BRACE) return
+        } else {
+          // Past the separator only when a whole row follows it; the last "]" is left to `finishAt`.
+          if (s.space() !== COMMA) return
+          s.p++
+          if (s.space() !== OPEN_BRACE) return
+        }
+        rows.row(s)
+        this.at = s.p
+        this.ascii &&= s.ascii
+      }
+    } catch (error) {
+      // The bytes ran out (or are wrong, which `finishAt` will name): read again from the last whole row.
+      if (!(error instanceof RowsShapeError)) throw error
+    }
+  }
+
+  /**
+   * The rest of the rows, with the scanner over the whole answer (its place is not used: reading goes on
+   * where `feed` stopped), leaving it after them: the table of all of them.
+   */
+  finishAt(s: Scanner): RowTable {
+    const reader = this.rows
+    if (reader.count === 0) {
+      // Nothing after the "[" was read: the rows are read as `RowTable.readAt` reads them.
+      s.p = this.from
+      return RowTable.readAt(s, this.expectedRows)
+    }
+    s.p = this.at
+    s.ascii = this.ascii
+    while (s.more(CLOSE_BRACKET, `result.${reader.count}`)) {
+      if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${reader.count}`)
+      reader.row(s)
+    }
+    return reader.table(s.b, this.from, s.p, s.ascii)
+  }
+
+  /** All the rows, `bytes` being the whole of them from the start: what `RowTable.read(bytes)` gives. */
+  finish(bytes: Uint8Array): RowTable {
+    const s = new Scanner(bytes, this.from, bytes.length)
+    const table = this.finishAt(s)
+    if (s.space() !== -1) s.fail('unexpected text after the rows')
+    return table
+  }
+}
+
+/**
  * A join answer's body (a JSON object): every member but `result` parsed, and the rows of `result` read in
  * place (none when it is absent or null). Throws `RowsShapeError` naming the place when it is not that.
  */
@@ -478,16 +582,13 @@ export class JoinBodyReader {
   /** "start": the envelope before the rows not read yet; "rows": inside the rows' array; "rest": past what `feed` reads. */
   private stage: 'start' | 'rows' | 'rest' = 'start'
   private envelope: Record<string, unknown> = {}
-  private rows?: RowsReader
+  private rows?: RowsArrayReader
   /** Where the rows' array starts (its "["). */
   private rowsStart = 0
-  /** Where reading goes on: after the "[" or after the last row read whole. */
-  private at = 0
-  private ascii = true
 
   /** Rows read whole so far. */
   get rowsRead(): number {
-    return this.rows?.count ?? 0
+    return this.rows?.rowsRead ?? 0
   }
 
   /**
@@ -497,49 +598,33 @@ export class JoinBodyReader {
    */
   expectedBytes(): number | undefined {
     const n = this.envelope.rowCount
-    const read = this.rows?.count ?? 0
+    const read = this.rowsRead
     if (read < 256 || typeof n !== 'number' || !Number.isSafeInteger(n) || n <= read) return undefined
-    return Math.ceil(this.rowsStart + ((this.at - this.rowsStart) / read) * n * 1.1) + (1 << 16)
+    const at = this.rows!.readTo
+    return Math.ceil(this.rowsStart + ((at - this.rowsStart) / read) * n * 1.1) + (1 << 16)
   }
 
   /** Read what can be read of the answer's first `bytes.length` bytes (`bytes` views them from the start). */
   feed(bytes: Uint8Array): void {
-    try {
-      if (this.stage === 'start') {
-        const s = new Scanner(bytes, 0, bytes.length)
-        const envelope: Record<string, unknown> = {}
+    if (this.stage === 'start') {
+      const s = new Scanner(bytes, 0, bytes.length)
+      const envelope: Record<string, unknown> = {}
+      try {
         if (!this.envelopeToRows(s, envelope)) {
           this.stage = 'rest'
           return
         }
-        this.envelope = envelope
-        this.rowsStart = s.p
-        this.rows = new RowsReader(0)
-        this.at = s.p + 1
-        this.stage = 'rows'
-        this.ascii = s.ascii
+      } catch (error) {
+        // The bytes ran out before the rows (or are wrong, which `finish` will name): start again next time.
+        if (!(error instanceof RowsShapeError)) throw error
+        return
       }
-      if (this.stage === 'rows') {
-        const s = new Scanner(bytes, this.at, bytes.length)
-        const rows = this.rows!
-        for (;;) {
-          if (rows.count === 0) {
-            if (s.space() !== OPEN_BRACE) return
-          } else {
-            // Past the separator only when a whole row follows it; the last "]" is left to `finish`.
-            if (s.space() !== COMMA) return
-            s.p++
-            if (s.space() !== OPEN_BRACE) return
-          }
-          rows.row(s)
-          this.at = s.p
-          this.ascii &&= s.ascii
-        }
-      }
-    } catch (error) {
-      // The bytes ran out (or are wrong, which `finish` will name): read again from the last whole row.
-      if (!(error instanceof RowsShapeError)) throw error
+      this.envelope = envelope
+      this.rowsStart = s.p
+      this.rows = new RowsArrayReader(s.p)
+      this.stage = 'rows'
     }
+    if (this.stage === 'rows') this.rows!.feed(bytes)
   }
 
   /** The answer read whole (`bytes`: all of it, beginning with what `feed` was given). */
@@ -548,20 +633,8 @@ export class JoinBodyReader {
     let rows: RowTable | undefined
     const envelope = this.stage === 'rows' ? this.envelope : {}
     if (this.stage === 'rows') {
-      s = new Scanner(bytes, this.at, bytes.length)
-      s.ascii = this.ascii
-      const reader = this.rows!
-      if (reader.count === 0) {
-        // Nothing after the "[" was read: the array is read as `RowTable.readAt` reads it.
-        s.p = this.rowsStart
-        rows = RowTable.readAt(s)
-      } else {
-        while (s.more(CLOSE_BRACKET, `result.${reader.count}`)) {
-          if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${reader.count}`)
-          reader.row(s)
-        }
-        rows = reader.table(bytes, this.rowsStart, s.p, s.ascii)
-      }
+      s = new Scanner(bytes, this.rowsStart, bytes.length)
+      rows = this.rows!.finishAt(s)
     } else {
       s = new Scanner(bytes, 0, bytes.length)
       if (this.envelopeToRows(s, envelope)) rows = RowTable.readAt(s)

@@ -1,5 +1,11 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { decodeFrames, encodeFrames } from '../../../electron/contract/frames'
+import {
+  decodeFrames,
+  encodeFrames,
+  FramesReceiver,
+  type PartReader,
+} from '../../../electron/contract/frames'
 
 function body(value: unknown): ArrayBuffer {
   const { json, parts } = encodeFrames(value)
@@ -36,5 +42,85 @@ describe('frames', () => {
     const bad = new TextEncoder().encode('{"v":{"$bytes":[0,99]}}\nab')
     expect(() => decodeFrames(bad.buffer)).toThrow(/does not hold/)
     expect(() => decodeFrames(new TextEncoder().encode('{}').buffer)).toThrow(/no end/)
+  })
+})
+
+/** The answer with each byte array as its length and digest (quick to compare). */
+const digest = (v: unknown) =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x instanceof Uint8Array ? `${x.length}:${createHash('sha256').update(x).digest('hex')}` : x,
+  )
+
+describe('FramesReceiver', () => {
+  const count = 100_000
+  const rows = new TextEncoder().encode(
+    `[${Array.from({ length: count }, (_, i) => `{"i":"${i}"}`).join(',')}]`,
+  )
+  const value = { ok: true, value: { rowCount: count, rowsJson: rows, other: new Uint8Array([1, 2, 3]) } }
+  const whole = new Uint8Array(body(value))
+
+  function receive(pieceBytes: number, readers = {}): { receiver: FramesReceiver; result: unknown } {
+    const receiver = new FramesReceiver(whole.length, readers)
+    for (let at = 0; at < whole.length; at += pieceBytes) receiver.push(whole.slice(at, at + pieceBytes))
+    return { receiver, result: receiver.finish() }
+  }
+
+  it('gives what decodeFrames gives, however the answer is cut into pieces', () => {
+    const expected = digest(decodeFrames(whole.slice().buffer))
+    for (const piece of [1 << 20, 65_536, 4_099, 7]) expect(digest(receive(piece).result)).toBe(expected)
+  })
+
+  it('feeds a reader the bytes of its part as they arrive, then the part whole', () => {
+    const seen: number[] = []
+    let holder: unknown
+    let finished: Uint8Array | undefined
+    const { result } = receive(65_536, {
+      rowsJson: (h: Readonly<Record<string, unknown>>): PartReader => {
+        holder = h
+        return {
+          feed: (received) => {
+            // Always from the part's first byte, and always what has come of it so far.
+            expect(received[0]).toBe(91)
+            expect(Buffer.from(received).equals(Buffer.from(rows.subarray(0, received.length)))).toBe(true)
+            seen.push(received.length)
+          },
+          finish: (part) => void (finished = part),
+        }
+      },
+    })
+    const back = result as typeof value
+    expect(seen.length).toBeGreaterThan(1)
+    expect(seen.at(-1)!).toBeLessThan(rows.length)
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    expect(finished).toBe(back.value.rowsJson)
+    expect(holder).toBe(back.value)
+    expect((holder as { rowCount: number }).rowCount).toBe(count)
+  })
+
+  it('drops a reader that throws, and the answer is unchanged', () => {
+    const expected = digest(decodeFrames(whole.slice().buffer))
+    const throwing = (): PartReader => ({
+      feed: () => {
+        throw new Error('reader broke')
+      },
+      finish: () => {
+        throw new Error('never reached')
+      },
+    })
+    expect(digest(receive(65_536, { rowsJson: throwing }).result)).toBe(expected)
+    expect(digest(receive(65_536, { other: throwing }).result)).toBe(expected)
+  })
+
+  it('refuses an answer longer or shorter than its stated length, or without its JSON part', () => {
+    const short = new FramesReceiver(whole.length + 1)
+    short.push(whole)
+    expect(() => short.finish()).toThrow(/ended before/)
+    const long = new FramesReceiver(whole.length - 1)
+    expect(() => long.push(whole)).toThrow(/longer than/)
+    const noJson = new FramesReceiver(2)
+    noJson.push(new Uint8Array([123, 125]))
+    expect(() => noJson.finish()).toThrow(/no end/)
+    const bad = new TextEncoder().encode('{"v":{"$bytes":[0,99]}}\nab')
+    expect(() => new FramesReceiver(bad.length).push(bad)).toThrow(/does not hold/)
   })
 })

@@ -4,6 +4,7 @@ import {
   JoinBodyReader,
   readJoinBody,
   RowTable,
+  RowsArrayReader,
   RowsShapeError,
 } from '../../../../electron/contract/gis/row-table'
 
@@ -202,5 +203,71 @@ describe('JoinBodyReader', () => {
     const { envelope, rows } = reader.finish(whole)
     expect(envelope).toEqual({ code: '200' })
     expect(rows.column('a')).toEqual(['1', '2', '3', '4'])
+  })
+})
+
+describe('RowsArrayReader', () => {
+  const texts = [
+    '[{"a":"1","b":"x"},{"a":"2"},{"b":"z","c":"new"}]',
+    '[]',
+    ' [ { "a" : "1" } , { "a" : "2" } ] ',
+    'null',
+    '{"p":"single"}',
+    String.raw`[{"esc":"a \" b \\ c \u00e9"},{"utf8":"Zürich – 東京"},{"n":-1.5e3,"o":{"x":[1,"]"]}}]`,
+    // Wrong in various places: the same error, at the same place, however the bytes came.
+    '[{"a":"1"},{"a":"2"},[3]]',
+    '[{"a":"1"},{"a":"2"} {"a":"3"}]',
+    '[{"a":"1"},{"a":tru}]',
+    '[{"a":"1"},{"a":"cut',
+    '[{"a":"1"}] trailing',
+    '"text"',
+    '',
+  ]
+  const table = (read: () => RowTable): unknown => {
+    try {
+      const t = read()
+      return { rows: t.rows(), keys: t.keys, length: t.length, text: new TextDecoder().decode(t.bytes) }
+    } catch (error) {
+      if (!(error instanceof RowsShapeError)) throw error
+      return { error: error.message, at: error.at }
+    }
+  }
+
+  it('reads rows fed in any pieces exactly as RowTable.read reads them whole, errors included', () => {
+    for (const text of texts) {
+      const whole = bytes(text)
+      const expected = table(() => RowTable.read(whole))
+      const everyByte = new RowsArrayReader()
+      for (let n = 1; n <= whole.length; n++) everyByte.feed(whole.subarray(0, n))
+      expect(
+        table(() => everyByte.finish(whole)),
+        text,
+      ).toEqual(expected)
+      for (const step of [3, 7]) {
+        const reader = new RowsArrayReader(0, 2)
+        for (let n = step; n < whole.length; n += step) reader.feed(whole.subarray(0, n))
+        expect(
+          table(() => reader.finish(whole)),
+          `${text} in pieces of ${step}`,
+        ).toEqual(expected)
+      }
+    }
+  })
+
+  it('counts a row once it has come whole, and reads rows that start past the beginning', () => {
+    const text = '{"x":1,"rows":[{"a":"1"},{"a":"2"},{"a":"3"}]}'
+    const whole = bytes(text)
+    const from = text.indexOf('[')
+    const reader = new RowsArrayReader(from, 3)
+    reader.feed(whole.subarray(0, text.indexOf('{"a":"2"}') + 4))
+    expect(reader.rowsRead).toBe(1)
+    reader.feed(whole.subarray(0, text.indexOf('{"a":"3"}')))
+    expect(reader.rowsRead).toBe(2)
+    expect(reader.readTo).toBe(text.indexOf(',{"a":"3"}'))
+    const s = whole.subarray(0, text.length - 1)
+    const rows = reader.finish(s)
+    expect(rows.column('a')).toEqual(['1', '2', '3'])
+    expect(new TextDecoder().decode(rows.bytes)).toBe('[{"a":"1"},{"a":"2"},{"a":"3"}]')
+    expect(rows.cell(2, 'a')).toBe('3')
   })
 })
