@@ -2,7 +2,7 @@
  * The only file that touches `window.geo`. In Electron the preload provides it; in the browser host the
  * same API is built here over HTTP from the one contract table, so the renderer cannot tell them apart.
  */
-import { decodeFrames, FRAMES_CONTENT_TYPE } from '@contract/frames'
+import { decodeFrames, FRAMES_CONTENT_TYPE, FramesReceiver, type PartReaders } from '@contract/frames'
 import {
   OPERATION_NAMES,
   fail,
@@ -15,6 +15,7 @@ import {
   type ImportFileRef,
   type Result,
 } from '@contract/index'
+import { rowsPartReader } from './features/results/rows-on-arrival'
 
 declare global {
   interface Window {
@@ -37,7 +38,30 @@ export function takeSessionSecret(location: Location, storage: Storage, history:
   return storage.getItem(SESSION_KEY)
 }
 
-export function createHttpGeoApi(secret: string | null, fetchImpl: typeof fetch = fetch): GeoApi {
+/**
+ * An answer of byte parts (`FRAMES_CONTENT_TYPE`): received piece by piece into one buffer of its stated
+ * length, its parts under a key of `readers` read while they arrive; whole, then read, without a length.
+ */
+async function receiveFrames(response: Response, readers: PartReaders): Promise<unknown> {
+  const length = Number(response.headers.get('content-length'))
+  if (!response.body || !Number.isSafeInteger(length) || length <= 0)
+    return decodeFrames(await response.arrayBuffer())
+  const receiver = new FramesReceiver(length, readers)
+  const reader = response.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    receiver.push(value)
+  }
+  return receiver.finish()
+}
+
+export function createHttpGeoApi(
+  secret: string | null,
+  fetchImpl: typeof fetch = fetch,
+  /** Byte parts of answers read as they arrive (a join's rows), by their key. */
+  partReaders: PartReaders = {},
+): GeoApi {
   const call = async (name: string, request: unknown): Promise<Result<unknown>> => {
     if (!secret) {
       return fail(
@@ -61,7 +85,7 @@ export function createHttpGeoApi(secret: string | null, fetchImpl: typeof fetch 
         )
       }
       if (response.headers.get('content-type') === FRAMES_CONTENT_TYPE)
-        return decodeFrames(await response.arrayBuffer()) as Result<unknown>
+        return (await receiveFrames(response, partReaders)) as Result<unknown>
       return (await response.json()) as Result<unknown>
     } catch (error) {
       return fail('timeout-network', `The browser host did not answer: ${(error as Error).message}`)
@@ -261,7 +285,8 @@ function resolveBridge(): {
       : takeSessionSecret(window.location, window.sessionStorage, window.history)
   const geoEvents = createHttpGeoEvents(secret)
   return {
-    geo: createHttpGeoApi(secret),
+    // A join's rows (and their points) are read while they arrive.
+    geo: createHttpGeoApi(secret, fetch, { rowsJson: rowsPartReader }),
     geoEvents,
     geoFiles: createHttpGeoFiles(secret),
     eventsConnection: geoEvents.connection,

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
+import { encodeFrames, FRAMES_CONTENT_TYPE } from '@contract/frames'
+import { readRows, rowsPartReader } from '../../src/features/results/rows-on-arrival'
 import { ok } from '@contract/index'
-import { createHttpGeoFiles } from '../../src/bridge'
+import { createHttpGeoApi, createHttpGeoFiles } from '../../src/bridge'
 
 describe('files for import in the browser host', () => {
   it('streams the File itself to /api/upload with the session and its URI-encoded name', async () => {
@@ -37,5 +39,72 @@ describe('files for import in the browser host', () => {
       ok: false,
       error: { failureClass: 'local-configuration' },
     })
+  })
+})
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i])
+
+describe('operations in the browser host', () => {
+  const rows = new TextEncoder().encode(
+    `[${Array.from({ length: 60_000 }, (_, i) => `{"prop1":"${i}","prop2":"POINT (77 ${i % 90})"}`).join(',')}]`,
+  )
+  const answer = ok({ runId: 'r1', rowCount: 60_000, rowsJson: rows, partial: false })
+  function framesBody(): Uint8Array {
+    const { json, parts } = encodeFrames(answer)
+    const head = new TextEncoder().encode(json + '\n')
+    const out = new Uint8Array(head.length + rows.length)
+    out.set(head)
+    out.set(parts[0]!, head.length)
+    return out
+  }
+  /** The answer as the host sends it, in pieces of `piece` bytes, with or without its length. */
+  function respond(piece: number, withLength: boolean): typeof fetch {
+    return (async () => {
+      const whole = framesBody()
+      let at = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= whole.length) return controller.close()
+          controller.enqueue(whole.slice(at, at + piece))
+          at += piece
+        },
+      })
+      const headers: Record<string, string> = { 'content-type': FRAMES_CONTENT_TYPE }
+      if (withLength) headers['content-length'] = String(whole.length)
+      return new Response(body, { headers })
+    }) as typeof fetch
+  }
+
+  it("reads a join's rows while they arrive, and hands on the rows the host sent", async () => {
+    const api = createHttpGeoApi('s', respond(65_536, true), { rowsJson: rowsPartReader })
+    const result = await api['gis.join']({ runId: 'r1', params: {} } as never)
+    if (!result.ok) throw new Error(result.error.message)
+    const run = result.value
+    expect(sameBytes(run.rowsJson, rows)).toBe(true)
+    expect(run).toMatchObject({ runId: 'r1', rowCount: 60_000, partial: false })
+    // Read on arrival: the table is handed on, not read again.
+    const table = readRows(run.rowsJson, run.rowCount)
+    expect(readRows(run.rowsJson, run.rowCount)).toBe(table)
+    expect(table.length).toBe(60_000)
+    expect(table.cell(59_999, 'prop2')).toBe('POINT (77 59)')
+  })
+
+  it('reads an answer without a stated length whole, the same answer', async () => {
+    const api = createHttpGeoApi('s', respond(65_536, false), { rowsJson: rowsPartReader })
+    const result = await api['gis.join']({ runId: 'r1', params: {} } as never)
+    if (!result.ok) throw new Error(result.error.message)
+    expect(sameBytes(result.value.rowsJson, rows)).toBe(true)
+    expect(readRows(result.value.rowsJson).column('prop1').at(-1)).toBe('59999')
+  })
+
+  it('says the host did not answer when its answer is cut short', async () => {
+    const cut: typeof fetch = async () => {
+      const whole = framesBody()
+      return new Response(whole.slice(0, whole.length - 10), {
+        headers: { 'content-type': FRAMES_CONTENT_TYPE, 'content-length': String(whole.length) },
+      })
+    }
+    const result = await createHttpGeoApi('s', cut)['gis.join']({ runId: 'r1', params: {} } as never)
+    expect(result).toMatchObject({ ok: false, error: { failureClass: 'timeout-network' } })
   })
 })

@@ -53,7 +53,13 @@ function decimalAt(b: Uint8Array, start: number, end: number): number {
 }
 
 /** `POINT (x y)` at `start..end` (quotes included) read from the bytes, into `out`; false when it is not that plain. */
-function plainPoint(b: Uint8Array, start: number, end: number, out: Float64Array, at: number): boolean {
+export function plainPoint(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  out: Float64Array,
+  at: number,
+): boolean {
   if (b[start] !== QUOTE || end - start < 12) return false
   let p = start + 1
   if (b[p] !== 80 || b[p + 1] !== 79 || b[p + 2] !== 73 || b[p + 3] !== 78 || b[p + 4] !== 84) return false

@@ -2,9 +2,9 @@ import type { Geometry } from 'geojson'
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { JoinRun } from '@contract/index'
-import { RowTable } from '@contract/gis/row-table'
 import { detectGeometry, findGeometryKey } from '../../geo/geometry-value'
 import { pointColumn, summarizePoints } from './result-points'
+import { pointsReadOnArrival, readRows } from './rows-on-arrival'
 import { summarizeGeometries } from '../../geo/results-summary'
 import type { JoinRequestInput } from '../join/join-run-store'
 import { resultColumns, type ResultColumn } from './results-columns'
@@ -112,7 +112,7 @@ export const useResultsStore = defineStore('results', () => {
   /** The rows as the core handed them on (the provider's JSON), read in place: one pass, no row objects. */
   const table = computed(() => {
     const r = run.value
-    return r ? RowTable.read(r.rowsJson, 0, r.rowsJson.byteLength, r.rowCount) : null
+    return r ? readRows(r.rowsJson, r.rowCount) : null
   })
   const total = computed(() => table.value?.length ?? 0)
   const large = computed(() => total.value >= LARGE_RESULT_ROWS)
@@ -158,7 +158,7 @@ export const useResultsStore = defineStore('results', () => {
   const points = computed(() => {
     const t = table.value
     const key = geometryKey.value
-    return t && key ? pointColumn(t, key) : null
+    return t && key ? (pointsReadOnArrival(t, key) ?? pointColumn(t, key)) : null
   })
   /**
    * The geometry of each result row (by index), null where the row holds none. Made when first read: the
