@@ -1,7 +1,8 @@
 import Layer from 'ol/layer/Layer'
 import type { FrameState } from 'ol/Map'
+import ViewHint from 'ol/ViewHint'
 import { rgbOf } from '../../kit/palette'
-import { clipMatrix, thinPoints } from './points-gl'
+import { clipMatrix, followTransform, thinCell, thinPoints } from './points-gl'
 
 /**
  * A map layer that draws many points straight from typed arrays with WebGL (`gl.POINTS`, one vertex per
@@ -11,13 +12,14 @@ import { clipMatrix, thinPoints } from './points-gl'
  * 3×3 matrix per frame. Positions are EPSG:3857 relative to an origin (float32 keeps sub-metre precision),
  * made by `packPositions`; colours by `pointColours`. From `THIN_FROM` points on, each view draws only the
  * points not hidden under a later one (`thinPoints`, as an index buffer), chosen again when the zoom,
- * rotation or size changes or the map is panned by more than half a view.
+ * rotation or size changes or the map is panned by more than half a view; and while the map is panned,
+ * zoomed or rotated the last drawing follows it as a CSS transform (as OpenLayers' vector layers do by
+ * default), the points drawn again when it stops: in software WebGL a frame of many points takes a few
+ * hundred milliseconds, which no drag can wait for.
  */
 
 /** From this many points on, a frame draws the points `thinPoints` keeps. */
 export const THIN_FROM = 100_000
-/** The square (CSS pixels) in which only the last point is drawn. */
-const THIN_CELL = 2
 
 export interface PointsLook {
   /** Fill colour of points without a colour of their own (single symbol), '#rrggbb'. */
@@ -96,13 +98,16 @@ export class PointsGlLayer extends Layer {
   private thinnedAt: [number, number] = [NaN, NaN]
   private thinned = 0
   private drawn = 0
+  /** The view the canvas was last drawn for (coordinate-to-pixel transform), and whether it is out of date. */
+  private drawnFor: number[] | null = null
+  private stale = true
   private look: PointsLook = { fill: '#ff00ff', fillOpacity: 1, radius: 5, strokeWidth: 1, stroke: '#ffffff' }
 
   constructor(options: { properties?: Record<string, unknown>; visible?: boolean } = {}) {
     super({ ...options, render: (frameState: FrameState) => this.draw(frameState) })
     this.container.className = 'ol-layer geo-points-gl'
     this.container.style.cssText = 'position:absolute;inset:0;pointer-events:none'
-    this.canvas.style.cssText = 'position:absolute;left:0;top:0'
+    this.canvas.style.cssText = 'position:absolute;left:0;top:0;transform-origin:0 0'
     this.container.appendChild(this.canvas)
   }
 
@@ -113,6 +118,7 @@ export class PointsGlLayer extends Layer {
     this.colours = colours
     this.uploaded = false
     this.thinnedFor = ''
+    this.stale = true
     this.changed()
   }
 
@@ -120,11 +126,13 @@ export class PointsGlLayer extends Layer {
   setColours(colours: Uint8Array | null): void {
     this.colours = colours
     this.uploaded = false
+    this.stale = true
     this.changed()
   }
 
   setLook(look: PointsLook): void {
     this.look = look
+    this.stale = true
     this.changed()
   }
 
@@ -184,7 +192,19 @@ export class PointsGlLayer extends Layer {
       this.canvas.height = height
       this.canvas.style.width = `${w}px`
       this.canvas.style.height = `${h}px`
+      // A new size clears the canvas: nothing is left to follow the map.
+      this.stale = true
     }
+    const hints = frameState.viewHints
+    const moving = (hints[ViewHint.ANIMATING] ?? 0) > 0 || (hints[ViewHint.INTERACTING] ?? 0) > 0
+    if (moving && !this.stale && this.drawnFor && this.count >= THIN_FROM) {
+      // The map moves: the last drawing follows it; the points are drawn again when it stops.
+      this.canvas.style.transform = followTransform(this.drawnFor, frameState.coordinateToPixelTransform)
+      return this.container
+    }
+    this.canvas.style.transform = ''
+    this.drawnFor = frameState.coordinateToPixelTransform.slice()
+    this.stale = false
     const gl = this.context()
     if (!gl || !this.program) return this.container
     gl.viewport(0, 0, width, height)
@@ -228,13 +248,14 @@ export class PointsGlLayer extends Layer {
     gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
     if (count >= THIN_FROM && this.uintIndices) {
       const view = frameState.viewState
-      const key = `${view.resolution}|${view.rotation}|${width}|${height}`
+      const cell = thinCell(outer, ratio)
+      const key = `${view.resolution}|${view.rotation}|${width}|${height}|${cell}`
       const [cx, cy] = view.center as [number, number]
       const half = 0.5 * Math.min(w, h) * view.resolution
       const moved = !(Math.abs(cx - this.thinnedAt[0]) <= half && Math.abs(cy - this.thinnedAt[1]) <= half)
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indexBuffer)
       if (key !== this.thinnedFor || moved) {
-        const indices = thinPoints(this.positions, matrix, width, height, THIN_CELL * ratio)
+        const indices = thinPoints(this.positions, matrix, width, height, cell)
         gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.DYNAMIC_DRAW)
         this.thinnedFor = key
         this.thinnedAt = [cx, cy]

@@ -111,6 +111,50 @@ export function clipMatrix(
 }
 
 /**
+ * The CSS transform (`matrix(a, b, c, d, e, f)` about the canvas's top-left corner) that moves an image
+ * drawn for one view to where the view now puts it: `drawnFor` and `now` are OpenLayers'
+ * coordinate-to-pixel transforms then and now. While the map is panned, zoomed or rotated, the last drawing
+ * of many points follows the map this way, as OpenLayers' own vector layers do by default, and the points
+ * are drawn again when it stops.
+ */
+export function followTransform(drawnFor: readonly number[], now: readonly number[]): string {
+  const [a, b, c, d, e, f] = drawnFor as [number, number, number, number, number, number]
+  const [A, B, C, D, E, F] = now as [number, number, number, number, number, number]
+  const det = a * d - b * c
+  // The inverse of `drawnFor` (pixels then → map), then `now` (map → pixels now).
+  const ia = d / det
+  const ib = -b / det
+  const ic = -c / det
+  const id = a / det
+  const ie = (c * f - d * e) / det
+  const iF = (b * e - a * f) / det
+  const m = [
+    A * ia + C * ib,
+    B * ia + D * ib,
+    A * ic + C * id,
+    B * ic + D * id,
+    A * ie + C * iF + E,
+    B * ie + D * iF + F,
+  ]
+  // Six decimals: a millionth of a pixel, and no float noise in the text.
+  return `matrix(${m.map((v) => Math.round(v * 1e6) / 1e6).join(', ')})`
+}
+
+/**
+ * The square in which only the last point is drawn: a third of the circle's width (outline included), at
+ * least 2 CSS pixels. A point left out lies within that square of one drawn over it, which covers all but a
+ * sliver of it; a 5 px circle with a 1 px outline gives 4 px squares.
+ */
+export function thinCell(
+  /** The circle's radius with its outline, device pixels. */
+  outer: number,
+  /** Device pixels per CSS pixel. */
+  ratio: number,
+): number {
+  return Math.max(2 * ratio, (2 * outer) / 3)
+}
+
+/**
  * Which points to draw in a frame, when there are many: a point hidden under a later one in the same
  * `cell` × `cell` device-pixel square is left out (the later one is drawn over it anyway; what could still
  * show of it is a sliver at most `cell`·√2 px wide), and so is a point more than one map width or height

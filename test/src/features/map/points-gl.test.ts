@@ -1,7 +1,14 @@
 import { fromLonLat } from 'ol/proj'
 import { describe, expect, it } from 'vitest'
 import { rgbOf } from '../../../../src/kit/palette'
-import { clipMatrix, packPositions, pointColours, thinPoints } from '../../../../src/features/map/points-gl'
+import {
+  clipMatrix,
+  followTransform,
+  packPositions,
+  pointColours,
+  thinCell,
+  thinPoints,
+} from '../../../../src/features/map/points-gl'
 
 const look = { stroke: '#ffffff', strokeWidth: 1, pointSize: 5, fillOpacity: 1 }
 
@@ -164,5 +171,58 @@ describe('the points a crowded frame draws', () => {
     const kept = thinPoints(positions, m, w, h, 2)
     expect(kept.length).toBeLessThanOrEqual((w / 2) * (h / 2))
     expect(kept.length).toBeGreaterThan(0.9 * (w / 2) * (h / 2))
+  })
+})
+
+describe('the last drawing following the map while it moves', () => {
+  /** A point of the canvas through a CSS `matrix(...)` about its top-left corner. */
+  function through(css: string, [x, y]: [number, number]): [number, number] {
+    const [a, b, c, d, e, f] = /^matrix\((.*)\)$/.exec(css)![1]!.split(', ').map(Number) as number[]
+    return [a! * x + c! * y + e!, b! * x + d! * y + f!]
+  }
+  /** OpenLayers' coordinate-to-pixel transform for a view: centre, resolution, rotation, size. */
+  function toPixel(cx: number, cy: number, resolution: number, rotation: number, [w, h]: number[]): number[] {
+    const cos = Math.cos(-rotation) / resolution
+    const sin = Math.sin(-rotation) / resolution
+    // px = w/2 + (cos·(x−cx) − sin·(y−cy)), py = h/2 − (sin·(x−cx) + cos·(y−cy))
+    return [cos, -sin, -sin, -cos, w! / 2 - cos * cx + sin * cy, h! / 2 + sin * cx + cos * cy]
+  }
+  const applyTo = (t: number[], [x, y]: [number, number]): [number, number] => [
+    t[0]! * x + t[2]! * y + t[4]!,
+    t[1]! * x + t[3]! * y + t[5]!,
+  ]
+
+  it('is a plain shift for a pan, and nothing for no move', () => {
+    const then = toPixel(8_000_000, 2_500_000, 2000, 0, [1400, 900])
+    const now = toPixel(8_000_000 - 30 * 2000, 2_500_000 - 20 * 2000, 2000, 0, [1400, 900])
+    expect(followTransform(then, now)).toBe('matrix(1, 0, 0, 1, 30, -20)')
+    expect(followTransform(then, then)).toBe('matrix(1, 0, 0, 1, 0, 0)')
+  })
+
+  it('puts every point drawn then where the view now shows it, zoomed and rotated', () => {
+    const then = toPixel(8_000_000, 2_500_000, 2000, 0.3, [1400, 900])
+    const now = toPixel(8_100_000, 2_450_000, 750, -0.2, [1400, 900])
+    const css = followTransform(then, now)
+    for (const coordinate of [
+      [8_000_000, 2_500_000],
+      [7_500_000, 3_000_000],
+      [9_000_000, 1_000_000],
+    ] as Array<[number, number]>) {
+      const [x, y] = through(css, applyTo(then, coordinate))
+      const [ex, ey] = applyTo(now, coordinate)
+      expect(x).toBeCloseTo(ex, 2)
+      expect(y).toBeCloseTo(ey, 2)
+    }
+  })
+})
+
+describe('the square in which only the last point is drawn', () => {
+  it('is a third of the circle with its outline, at least 2 CSS pixels', () => {
+    // The results' look: radius 5, outline 1 → 12 px wide → 4 px squares; at a device pixel ratio of 2, 8.
+    expect(thinCell(6, 1)).toBe(4)
+    expect(thinCell(12, 2)).toBe(8)
+    // Small circles keep 2 CSS pixel squares.
+    expect(thinCell(2, 1)).toBe(2)
+    expect(thinCell(3, 2)).toBe(4)
   })
 })
