@@ -1,6 +1,20 @@
 const encoder = new TextEncoder()
 const EMPTY = new Uint8Array(0)
 const POINT_OPEN = encoder.encode('"POINT (')
+/** What follows `\` in JSON.stringify's escape of an ASCII character, 0 for \u00XX (or none needed). */
+const SHORT_ESCAPE = new Uint8Array(128)
+for (const [c, e] of [
+  [0x08, 'b'],
+  [0x09, 't'],
+  [0x0a, 'n'],
+  [0x0c, 'f'],
+  [0x0d, 'r'],
+  [0x22, '"'],
+  [0x5c, '\\'],
+] as const)
+  SHORT_ESCAPE[c] = e.charCodeAt(0)
+/** Lower-case hexadecimal digits, as JSON.stringify writes them. */
+const HEX = encoder.encode('0123456789abcdef')
 
 /**
  * A coordinate's text as GEOS 3.13's WKT writer (trimmed, the engine's) writes it, when that is JavaScript's
@@ -197,6 +211,88 @@ export class JsonChunkWriter {
     }
     buf[at++] = 0x22
     this.pos = at
+  }
+
+  /**
+   * The JSON string literal of UTF-8 bytes `start..end` of `src` that are all printable ASCII other than `"`
+   * and `\` (the caller knows: a text column's flag): the bytes quoted.
+   */
+  plainString(src: Uint8Array, start: number, end: number): void {
+    const n = end - start
+    this.room(n + 2)
+    const buf = this.buf
+    let at = this.pos
+    buf[at++] = 0x22
+    if (n <= 32) for (let i = start; i < end; i++) buf[at++] = src[i]!
+    else {
+      buf.set(src.subarray(start, end), at)
+      at += n
+    }
+    buf[at++] = 0x22
+    this.pos = at
+  }
+
+  /**
+   * The JSON string literal of the text that UTF-8 bytes `start..end` of `src` decode to, as JSON.stringify
+   * writes it (`"`, `\` and control characters escaped, everything else as is), without making the string:
+   * when the bytes are well-formed UTF-8 (what a TextDecoder decodes without a replacement character) not
+   * starting with a byte order mark (which it drops). Returns false, having written nothing, otherwise (the
+   * caller decodes and writes the string).
+   */
+  utf8String(src: Uint8Array, start: number, end: number): boolean {
+    const n = end - start
+    if (n >= 3 && src[start] === 0xef && src[start + 1] === 0xbb && src[start + 2] === 0xbf) return false
+    // At most 6 bytes a byte (a control character as \u00XX): no chunk is handed on while it is written.
+    this.room(6 * n + 2)
+    const buf = this.buf
+    let at = this.pos
+    buf[at++] = 0x22
+    let i = start
+    while (i < end) {
+      const c = src[i]!
+      if (c < 0x80) {
+        i++
+        if (c >= 0x20 && c !== 0x22 && c !== 0x5c) buf[at++] = c
+        else {
+          buf[at++] = 0x5c
+          const short = SHORT_ESCAPE[c]!
+          if (short !== 0) buf[at++] = short
+          else {
+            buf[at++] = 0x75
+            buf[at++] = 0x30
+            buf[at++] = 0x30
+            buf[at++] = HEX[c >> 4]!
+            buf[at++] = HEX[c & 15]!
+          }
+        }
+        continue
+      }
+      // A sequence of 2 to 4 bytes, checked as the WHATWG decoder checks it (no overlong form, surrogate or
+      // code point past U+10FFFF), copied as it is.
+      let length: number
+      let low = 0x80
+      let high = 0xbf
+      if (c >= 0xc2 && c <= 0xdf) length = 2
+      else if (c >= 0xe0 && c <= 0xef) {
+        length = 3
+        if (c === 0xe0) low = 0xa0
+        else if (c === 0xed) high = 0x9f
+      } else if (c >= 0xf0 && c <= 0xf4) {
+        length = 4
+        if (c === 0xf0) low = 0x90
+        else if (c === 0xf4) high = 0x8f
+      } else return false
+      if (i + length > end) return false
+      const c1 = src[i + 1]!
+      if (c1 < low || c1 > high) return false
+      if (length > 2 && (src[i + 2]! & 0xc0) !== 0x80) return false
+      if (length > 3 && (src[i + 3]! & 0xc0) !== 0x80) return false
+      for (let k = 0; k < length; k++) buf[at++] = src[i + k]!
+      i += length
+    }
+    buf[at++] = 0x22
+    this.pos = at
+    return true
   }
 
   /** A JSON string literal of a number's text (`String(n)`), digits written directly for integers. */

@@ -112,6 +112,76 @@ describe('JsonChunkWriter', () => {
     }
   })
 
+  it('writes the string literal of UTF-8 bytes as JSON.stringify writes their text, or nothing when it cannot', () => {
+    const decoder = new TextDecoder()
+    const encoder = new TextEncoder()
+    // Texts of every kind as a writer encodes them, then byte strings from a palette of the bytes that
+    // matter (controls, quote, backslash, DEL, every lead and continuation bound, a BOM, bytes never valid).
+    const cases = strings.map((s) => encoder.encode(s))
+    cases.push(encoder.encode('\ufeffBOM first'), encoder.encode('a \ufeff BOM later'))
+    const palette = [
+      0x00, 0x01, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1f, 0x20, 0x22, 0x2f, 0x41, 0x5c, 0x7e, 0x7f, 0x80, 0x8f,
+      0x90, 0x9f, 0xa0, 0xbb, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff,
+    ]
+    const random = mulberry32(12)
+    for (let i = 0; i < 40_000; i++)
+      cases.push(
+        Uint8Array.from(
+          { length: Math.floor(random() * 10) },
+          () => palette[Math.floor(random() * palette.length)]!,
+        ),
+      )
+    let written = 0
+    let refused = 0
+    for (const size of [4, 1 << 18]) {
+      for (const bytes of cases) {
+        const text = decoder.decode(bytes)
+        // Placed mid-array, with a byte before and after: what is written is exactly the literal.
+        const padded = Uint8Array.of(0x78, ...bytes, 0x79)
+        const chunks: Uint8Array[] = []
+        const out = new JsonChunkWriter((b) => chunks.push(b.slice()), size)
+        out.byte(0x5b)
+        const ok = out.utf8String(padded, 1, 1 + bytes.length)
+        out.byte(0x5d)
+        out.flush()
+        const got = Buffer.concat(chunks)
+        if (ok) {
+          written++
+          expect(
+            got.equals(Buffer.from(`[${JSON.stringify(text)}]`)),
+            `${Buffer.from(bytes).toString('hex')}`,
+          ).toBe(true)
+        } else {
+          refused++
+          expect(got.toString()).toBe('[]')
+        }
+        // Bytes that are the text's own encoding (well-formed, no BOM dropped) are always written.
+        if (Buffer.from(encoder.encode(text)).equals(bytes))
+          expect(ok, Buffer.from(bytes).toString('hex')).toBe(true)
+      }
+    }
+    expect(written).toBeGreaterThan(10_000)
+    expect(refused).toBeGreaterThan(10_000)
+  })
+
+  it('writes plain ASCII bytes quoted, of any length, across chunk boundaries', () => {
+    const parts = [0, 1, 31, 32, 33, 5000].map((n) =>
+      Uint8Array.from({ length: n }, (_, i) => 0x20 + (i % 95)),
+    )
+    const plain = parts.map((p) => Uint8Array.from(p, (c) => (c === 0x22 || c === 0x5c ? 0x41 : c)))
+    for (const size of [8, 1 << 18]) {
+      const { text } = collect(size, (out) => {
+        out.byte(0x5b)
+        plain.forEach((p, i) => {
+          if (i > 0) out.byte(0x2c)
+          out.plainString(Uint8Array.of(0x22, ...p, 0x22), 1, 1 + p.length)
+        })
+        out.byte(0x5d)
+      })
+      expect(text).toBe(JSON.stringify(plain.map((p) => Buffer.from(p).toString('latin1'))))
+    }
+  })
+
   it("writes a point's WKT exactly as the GEOS WKT writer does, or leaves it to GEOS", async () => {
     const geos = await loadGeos()
     const geosText = (x: number, y: number) => {
