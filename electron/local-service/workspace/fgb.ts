@@ -13,7 +13,8 @@ import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
 import { fromByteBuffer as headerFromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js'
 import { NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js'
 import { coerce, type DatasetFeature, type FieldInfo, type FieldType } from './features'
-import { PointColumns } from './point-columns'
+import { PointColumns, type PointColumn } from './point-columns'
+import { decodeText, TextColumnBuilder } from './text-column'
 import { checkSizePrefixed, FEATURE, FlatBufferError, HEADER } from './flatbuffer-check'
 
 /**
@@ -223,61 +224,25 @@ function fieldType(type: ColumnType): FieldType {
   return 'number'
 }
 
-const textDecoder = new TextDecoder()
-
-const char = String.fromCharCode
-
-/**
- * ASCII text of 1 to 12 bytes from `from`: one call of a builtin that makes the string in JavaScript, where
- * `Buffer.toString` crosses into C++ for each (a million names of a few letters took 56 to 90 ms that way,
- * 11 to 39 ms this way).
- */
-function shortText(b: Uint8Array, s: number, n: number): string {
-  switch (n) {
-    case 1:
-      return char(b[s]!)
-    case 2:
-      return char(b[s]!, b[s + 1]!)
-    case 3:
-      return char(b[s]!, b[s + 1]!, b[s + 2]!)
-    case 4:
-      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!)
-    case 5:
-      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!)
-    case 6:
-      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!)
-    case 7:
-      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!)
-    case 8:
-      return char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!)
-    default:
-      // 9 to 12: the first eight, then the rest (V8 copies a string this short into one, not a pair).
-      return (
-        char(b[s]!, b[s + 1]!, b[s + 2]!, b[s + 3]!, b[s + 4]!, b[s + 5]!, b[s + 6]!, b[s + 7]!) +
-        shortText(b, s + 8, n - 8)
-      )
-  }
-}
-
 /**
  * Text of `n` bytes from `from`, cut at `end`: when all ASCII, its bytes as characters (Latin-1 gives the
- * same), else UTF-8.
+ * same), else UTF-8 (`decodeText`).
  */
-function textAt(bytes: Uint8Array, text: Buffer, end: number, from: number, n: number): string {
-  const stop = Math.min(end, from + n)
-  if (stop <= from) return ''
-  for (let i = from; i < stop; i++)
-    if (bytes[i]! >= 0x80) return textDecoder.decode(bytes.subarray(from, stop))
-  return stop - from <= 12 ? shortText(bytes, from, stop - from) : text.toString('latin1', from, stop)
-}
+const textAt = (bytes: Uint8Array, text: Buffer, end: number, from: number, n: number): string =>
+  decodeText(bytes, from, Math.min(end, from + n), text)
+
+/** What `readPropertyValues` leaves in `values` for a text value it did not decode (see `spans`). */
+const TEXT = Symbol('text')
 
 /**
  * The properties of a feature by column index, read as the flatgeobuf library's `parseProperties` reads
  * them (same types, same bounds: numbers may be read past the vector up to the file's end, text is cut at
  * the vector's end), without its per-feature views and object: `values` gets the value of each column the
  * feature has (others left as they are). Text that is all ASCII is read as Latin-1 (the same characters;
- * no BOM can start it), any other through the same TextDecoder. Returns where the last value ended: past
- * the vector's end when a value ran over it.
+ * no BOM can start it), any other through the same TextDecoder. With `spans`, a text (or date) value is not
+ * decoded: its value is `TEXT`, and `spans[2 * i]`, `spans[2 * i + 1]` where its bytes start and end (the end
+ * cut at the vector's end, never before the start). Returns where the last value ended: past the vector's
+ * end when a value ran over it.
  */
 function readPropertyValues(
   bytes: Uint8Array,
@@ -287,6 +252,7 @@ function readPropertyValues(
   length: number,
   columns: readonly ColumnMeta[],
   values: unknown[],
+  spans?: Float64Array,
 ): number {
   const end = start + length
   let at = start
@@ -344,7 +310,11 @@ function readPropertyValues(
       case ColumnType.String: {
         const n = view.getUint32(at, true)
         at += 4
-        values[i] = textAt(bytes, text, end, at, n)
+        if (spans) {
+          values[i] = TEXT
+          spans[2 * i] = at
+          spans[2 * i + 1] = Math.max(at, Math.min(end, at + n))
+        } else values[i] = textAt(bytes, text, end, at, n)
         at += n
         break
       }
@@ -397,7 +367,9 @@ class PointReader {
   private readonly feature = new Feature()
   private readonly geometry = new FgbGeometry()
   private readonly text: Buffer
+  /** The last point's values by column: `TEXT` for a text whose bytes `spans` locates (see `value`). */
   readonly values: unknown[]
+  readonly spans: Float64Array
   /** The properties object of a feature with every field in order, each feature's a copy of it. */
   private readonly template: Record<string, unknown> = {}
   /** Whether any field is JSON (its text parsed once more, as the feature path does). */
@@ -413,6 +385,7 @@ class PointReader {
   ) {
     this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     this.values = new Array<unknown>(columns.length)
+    this.spans = new Float64Array(2 * columns.length)
     for (const f of fields) this.template[f.name] = null
     this.json = fields.some((f) => f.type === 'json')
   }
@@ -502,7 +475,7 @@ class PointReader {
     if (count > 0 && fields.length > 0) {
       try {
         if (
-          readPropertyValues(this.bytes, this.text, view, start, count, this.columns, values) >
+          readPropertyValues(this.bytes, this.text, view, start, count, this.columns, values, this.spans) >
           start + count
         )
           return -1
@@ -559,7 +532,7 @@ class PointReader {
       if (vector && fields.length > 0) {
         const start = bb.__vector(feature.bb_pos + vector)
         const length = bb.__vector_len(feature.bb_pos + vector)
-        readPropertyValues(this.bytes, this.text, this.view, start, length, this.columns, values)
+        readPropertyValues(this.bytes, this.text, this.view, start, length, this.columns, values, this.spans)
       }
       this.parseJson()
     } catch (error) {
@@ -576,11 +549,23 @@ class PointReader {
     return this.point()
   }
 
+  /** The last point's value of column `k`, a text decoded. */
+  value(k: number): unknown {
+    const v = this.values[k]
+    return v === TEXT ? decodeText(this.bytes, this.spans[2 * k]!, this.spans[2 * k + 1]!, this.text) : v
+  }
+
+  /** Appends the last point's value of text column `k` to `column`. */
+  addText(k: number, column: TextColumnBuilder): void {
+    if (this.values[k] === TEXT) column.add(this.bytes, this.spans[2 * k]!, this.spans[2 * k + 1]!)
+    else column.addNull()
+  }
+
   /** The last point decoded as a feature object. */
   point(): FgbFeature {
     const fields = this.fields
     const properties = { ...this.template }
-    for (let k = 0; k < fields.length; k++) properties[fields[k]!.name] = this.values[k]
+    for (let k = 0; k < fields.length; k++) properties[fields[k]!.name] = this.value(k)
     return { geometry: { type: 'Point', coordinates: [this.x, this.y] }, properties }
   }
 }
@@ -590,18 +575,23 @@ class PointSink {
   n = 0
   xs: Float64Array
   ys: Float64Array
-  readonly values: unknown[][]
+  /** Per column, its values so far: a text column's as bytes, any other's in an array. */
+  private readonly values: Array<unknown[] | undefined>
+  private readonly texts: Array<TextColumnBuilder | undefined>
 
   /**
    * Room for `declared` points (the header's count) when that takes at most twice the bytes `bytes` (the
    * file's features) hold, so a false count cannot make it allocate more; else it grows as points come.
    */
-  constructor(declared: number, fields: number, bytes: number) {
+  constructor(declared: number, columns: readonly ColumnMeta[], bytes: number) {
+    const fields = columns.length
     const capacity = declared * (16 + 8 * fields) <= 2 * bytes ? declared : 0
     this.xs = new Float64Array(Math.max(16, capacity))
     this.ys = new Float64Array(Math.max(16, capacity))
+    const text = columns.map((c) => c.type === ColumnType.String || c.type === ColumnType.DateTime)
     // Made at their length and filled in place: faster than growing them item by item.
-    this.values = Array.from({ length: fields }, () => new Array<unknown>(capacity))
+    this.values = text.map((t) => (t ? undefined : new Array<unknown>(capacity)))
+    this.texts = text.map((t) => (t ? new TextColumnBuilder(capacity, capacity * 8) : undefined))
   }
 
   add(reader: PointReader): void {
@@ -617,7 +607,11 @@ class PointSink {
     this.ys[this.n] = reader.y
     const values = this.values
     const n = this.n
-    for (let k = 0; k < values.length; k++) values[k]![n] = reader.values[k]
+    for (let k = 0; k < values.length; k++) {
+      const column = values[k]
+      if (column) column[n] = reader.values[k]
+      else reader.addText(k, this.texts[k]!)
+    }
     this.n = n + 1
   }
 
@@ -625,8 +619,12 @@ class PointSink {
     const n = this.n
     const xs = n === this.xs.length ? this.xs : this.xs.slice(0, n)
     const ys = n === this.ys.length ? this.ys : this.ys.slice(0, n)
-    for (const column of this.values) column.length = n
-    return new PointColumns(xs, ys, fields, this.values)
+    const columns = this.values.map((column, k): PointColumn => {
+      if (!column) return this.texts[k]!.finish()
+      column.length = n
+      return column
+    })
+    return new PointColumns(xs, ys, fields, columns)
   }
 }
 
@@ -740,7 +738,7 @@ export function readFlatGeobufTableFrom(source: ByteSource, chunkBytes = CHUNK_B
     columns,
     fields,
   )
-  const sink = new PointSink(declared, fields.length, size - head.offset)
+  const sink = new PointSink(declared, columns, size - head.offset)
   /** The file position of the buffer's first byte, a multiple of 8 (so positions in both align alike). */
   let base = 0
   let at = head.offset
@@ -854,7 +852,7 @@ function decodeFlatGeobuf(
   // Column-wise while every feature is a point.
   let sink =
     columnar && points && columnReadable(fields)
-      ? new PointSink(declared, fields.length, bytes.length - offset)
+      ? new PointSink(declared, columns, bytes.length - offset)
       : undefined
   while (offset < bytes.length) {
     const id = sink ? sink.n : features.length

@@ -4,6 +4,7 @@ import type { JoinParams } from '../../../contract/gis/join-params'
 import { geometryBBox, isGeometryColumn, type DatasetFeature } from '../../workspace/features'
 import { buildIndex } from '../../workspace/workspace'
 import type { PointColumns } from '../../workspace/point-columns'
+import { decodeText } from '../../workspace/text-column'
 import {
   approximateArea,
   arcBulge,
@@ -43,10 +44,7 @@ const geometryAt = (table: FeatureTable, i: number): Geometry | null =>
 /** A reader of one property of a table's features by index (a point table's from its column). */
 function propertyReader(table: FeatureTable, name: string): (i: number) => unknown {
   const points = table.points
-  if (points) {
-    const column = points.column(name)
-    return column ? (i) => column[i] : (i) => points.property(i, name)
-  }
+  if (points) return points.reader(name)
   const features = table.features
   return (i) => features[i]!.properties[name]
 }
@@ -1009,6 +1007,7 @@ export function writeResultRows(
   const columns = sel.columns.map((c, i) => {
     const table = c.table === 'source' ? source : ref
     const memo = memoFor(table)
+    const text = !c.geometry ? table?.points?.textColumn(c.name) : undefined
     return {
       key: utf8.encode(`${i > 0 ? ',' : '{'}"prop${i + 1}":`),
       fromSource: c.table === 'source',
@@ -1016,13 +1015,16 @@ export function writeResultRows(
       name: c.name,
       table,
       memo,
-      // A point table's: its features' count, and the column's values (its coordinates for the geometry).
+      // A point table's: its features' count, and the column's values (its coordinates for the geometry;
+      // a text column's bytes).
       count: table?.points ? table.points.count : -1,
-      column: table?.points && !c.geometry ? table.points.column(c.name) : undefined,
-      // What a block of rows reads of this column, gathered before they are written (see below).
+      column: table?.points && !c.geometry ? table.points.reader(c.name) : undefined,
+      text,
+      // What a block of rows reads of this column, gathered before they are written (see below): values;
+      // a point's coordinates; where a text's bytes start (-1 for none: "") and end.
       values: memo ? undefined : new Array<unknown>(BLOCK),
-      xs: c.geometry && !memo ? new Float64Array(BLOCK) : undefined,
-      ys: c.geometry && !memo ? new Float64Array(BLOCK) : undefined,
+      xs: (c.geometry || text) && !memo ? new Float64Array(BLOCK) : undefined,
+      ys: (c.geometry || text) && !memo ? new Float64Array(BLOCK) : undefined,
     }
   })
   const empty = utf8.encode('""')
@@ -1045,6 +1047,21 @@ export function writeResultRows(
       if (points) {
         // A point table's values straight from its columns (the geometry's, when not a number pair, made
         // where it is written).
+        if (c.text) {
+          // A text column's: where each value's bytes are (written from them, without a string).
+          const { offsets, nulls } = c.text
+          const starts = xs!
+          const ends = ys!
+          for (let j = 0; j < m; j++) {
+            const at = c.fromSource ? pairs.source(b + j) : pairs.reference(b + j)
+            if (at < 0 || at >= c.count || (nulls !== undefined && nulls[at] === 1)) starts[j] = -1
+            else {
+              starts[j] = offsets[at]!
+              ends[j] = offsets[at + 1]!
+            }
+          }
+          continue
+        }
         const column = c.column
         const px = points.xs
         const py = points.ys
@@ -1055,7 +1072,7 @@ export function writeResultRows(
             values[j] = null
             xs[j] = px[at]!
             ys![j] = py[at]!
-          } else values[j] = column ? column[at] : points.property(at, c.name)
+          } else values[j] = column!(at)
         }
         continue
       }
@@ -1082,6 +1099,16 @@ export function writeResultRows(
         const c = columns[k]!
         out.bytes(c.key)
         const values = c.values
+        const texts = c.text
+        if (texts && values) {
+          // A text from its bytes (no feature, or no value: "").
+          const start = c.xs![j]!
+          const end = c.ys![j]!
+          if (start < 0) out.bytes(empty)
+          else if (texts.plain) out.plainString(texts.bytes, start, end)
+          else if (!out.utf8String(texts.bytes, start, end)) out.string(decodeText(texts.bytes, start, end))
+          continue
+        }
         if (values) {
           const value = values[j]
           if (value === MISSING) out.bytes(empty)

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest'
 import {
   readFlatGeobuf,
   readFlatGeobufTable,
+  readFlatGeobufTableFrom,
   writeFlatGeobuf,
 } from '../../../../electron/local-service/workspace/fgb'
 import type { DatasetFeature, FieldInfo } from '../../../../electron/local-service/workspace/features'
 import { estimateTableBytes } from '../../../../electron/local-service/gis/engine/join-service'
 import { mulberry32 } from '../../../../bench/join-data'
+import { damaged, textPoints } from './text-points'
 
 const random = mulberry32(5)
 const point = (x: number, y: number): DatasetFeature['geometry'] => ({ type: 'Point', coordinates: [x, y] })
@@ -143,5 +145,35 @@ describe('points read column-wise', () => {
       expect(table.features).toEqual(readFlatGeobuf(bytes).features)
     }
     expect(readFlatGeobufTable(proto).fields).toEqual([{ name: '__proto__', type: 'string' }])
+  })
+
+  it('read text of every kind as the feature reader does: non-ASCII, escapes, empty, null, long, damaged bytes', () => {
+    const { features, fields } = textPoints(2_000)
+    const bytes = damaged(writeFlatGeobuf(features, fields))
+    const expected = readFlatGeobuf(bytes, false).features
+    // The damage is there: replacement characters where the bytes are not UTF-8, and no BOM.
+    const texts = expected.map((f) => f.properties.text)
+    expect(texts.filter((t) => typeof t === 'string' && t.includes('\ufffd')).length).toBeGreaterThan(10)
+    expect(texts).toContain('BOM first')
+    const source = {
+      size: bytes.length,
+      read: (into: Uint8Array, at: number, length: number, position: number) => {
+        const n = Math.max(0, Math.min(length, bytes.length - position))
+        into.set(bytes.subarray(position, position + n), at)
+        return n
+      },
+    }
+    // Whole, and a chunk at a time (texts straddling chunks).
+    for (const table of [readFlatGeobufTable(bytes), readFlatGeobufTableFrom(source, 4096)]) {
+      const columns = table.points!
+      expect(seen(columns.features())).toEqual(seen(expected))
+      for (const name of ['plain', 'text'])
+        expect(columns.column(name), name).toEqual(expected.map((f) => f.properties[name]))
+      for (let i = 0; i < 2_000; i += 7)
+        expect(columns.property(i, 'text')).toBe(expected[i]!.properties.text)
+      const read = columns.reader('text')
+      for (let i = 0; i < 2_000; i += 5) expect(read(i)).toBe(expected[i]!.properties.text)
+      expect(estimateTableBytes(columns)).toBe(estimateTableBytes(columns.features()))
+    }
   })
 })

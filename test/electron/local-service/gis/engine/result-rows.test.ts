@@ -8,7 +8,14 @@ import {
 } from '../../../../../electron/local-service/gis/engine/join'
 import { PairList } from '../../../../../electron/local-service/gis/engine/pair-list'
 import type { DatasetFeature } from '../../../../../electron/local-service/workspace/features'
+import {
+  readFlatGeobuf,
+  readFlatGeobufTable,
+  writeFlatGeobuf,
+} from '../../../../../electron/local-service/workspace/fgb'
+import { buildIndex } from '../../../../../electron/local-service/workspace/workspace'
 import { mulberry32 } from '../../../../../bench/join-data'
+import { damaged, textPoints } from '../../workspace/text-points'
 
 describe('result rows', () => {
   it('are every pair in order, each value as its text or the geometry as GEOS writes it, "" without a feature', async () => {
@@ -88,5 +95,62 @@ describe('result rows', () => {
         prop6: text(sf.properties.v),
       })
     })
+  })
+
+  it('of a point dataset read column-wise are byte for byte those of its feature list, text of every kind', async () => {
+    const geos = await loadGeos()
+    const random = mulberry32(8)
+    const { features, fields } = textPoints(3_000)
+    const bytes = damaged(writeFlatGeobuf(features, fields))
+    const list = readFlatGeobuf(bytes).features
+    const points = readFlatGeobufTable(bytes).points!
+    const names = fields.map((f) => f.name)
+    const index = buildIndex(list)
+    const old = { name: 'pts', features: list, fields: names, index }
+    const now = {
+      name: 'pts',
+      fields: names,
+      index,
+      points,
+      get features() {
+        return points.features()
+      },
+    }
+    // The plain column's literals are its bytes quoted; the other's escaped from its bytes, or decoded.
+    expect(points.textColumn('plain')!.plain).toBe(true)
+    expect(points.textColumn('text')!.plain).toBe(false)
+    const other = tableFromFeatures('other', [
+      { geometry: { type: 'Point', coordinates: [1, 2] }, properties: { label: 'o"ne' } },
+      { geometry: null, properties: { label: null } },
+    ])
+    // The points as the source in fewer rows than twice their count (values gathered per block), rows
+    // without a feature among them; and as the reference of many rows each (each literal encoded once).
+    const asSource = new PairList()
+    for (let i = 0; i < 5_000; i++)
+      asSource.push(i % 17 === 0 ? -1 : Math.floor(random() * 3_000), Math.floor(random() * 3) - 1)
+    const asRef = new PairList()
+    for (let i = 0; i < 7_000; i++) asRef.push(i % 2, i % 19 === 0 ? -1 : Math.floor(random() * 3_000))
+    const select = (table: 'source' | 'ref', own: 'source' | 'ref'): Selection => ({
+      columns: [
+        { table, name: 'text', geometry: false },
+        { table: own, name: 'label', geometry: false },
+        { table, name: 'id', geometry: false },
+        { table, name: 'plain', geometry: false },
+        { table, name: 'geom', geometry: true },
+      ],
+    })
+    const bySource = select('source', 'ref')
+    const byRef = select('ref', 'source')
+    const expected = resultRowsJson(geos, asSource, bySource, old, other)
+    expect(resultRowsJson(geos, asSource, bySource, now, other)).toBe(expected)
+    expect(resultRowsJson(geos, asRef, byRef, other, now)).toBe(
+      resultRowsJson(geos, asRef, byRef, other, old),
+    )
+    // The general path's literals are JSON.stringify's.
+    const rows = JSON.parse(expected) as Array<Record<string, string>>
+    expect(rows[1]!.prop1).toBe(list[asSource.source(1)]!.properties.text ?? '')
+    expect(expected).toContain(
+      JSON.stringify('tab\tnewline\n control \u0001\u001f del \u007f 7').slice(1, -1),
+    )
   })
 })
