@@ -127,6 +127,16 @@ function writeFixed7(buf: Uint8Array, at: number, negative: boolean, k: number):
 }
 
 /**
+ * A chunk's buffer, its own (never a slice of a pool: it is transferred), not filled with zeros first: on
+ * the machines measured, zeroing a fresh 256 KiB buffer for each chunk of a 72 MB answer cost 60 to 340 ms,
+ * not zeroing it 5 to 14 ms (the writer fills what it hands over).
+ */
+function chunkBuffer(size: number): Uint8Array {
+  const b = Buffer.allocUnsafeSlow(size)
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+}
+
+/**
  * JSON text written straight into UTF-8 byte chunks of a fixed size, each handed to `emit` when full (and
  * the last one on `flush`): no intermediate strings for the common values (ASCII text, integers), and each
  * chunk has a buffer of its own, so it can be transferred to another thread rather than copied.
@@ -142,7 +152,7 @@ export class JsonChunkWriter {
     private readonly chunkSize = 1 << 18,
   ) {
     this.nextSize = Math.min(chunkSize, 1 << 14)
-    this.buf = new Uint8Array(this.nextSize)
+    this.buf = chunkBuffer(this.nextSize)
   }
 
   /** Makes room for `n` more bytes (small enough to be inlined where it is called: the test is all it does). */
@@ -153,14 +163,19 @@ export class JsonChunkWriter {
   private grow(n: number): void {
     this.flushChunk()
     this.nextSize = Math.min(this.chunkSize, this.nextSize * 2)
-    this.buf = new Uint8Array(Math.max(n, this.nextSize))
+    this.buf = chunkBuffer(Math.max(n, this.nextSize))
   }
 
   private flushChunk(): void {
     if (this.pos === 0) return
-    // A mostly empty buffer is copied to one of its size rather than handed over whole.
+    // A mostly empty buffer is copied to one of its size rather than handed over whole; one handed over
+    // has zeros past what was written, as a fresh buffer would.
     const used = this.buf.subarray(0, this.pos)
-    this.emit(this.pos < this.buf.length >> 2 ? used.slice() : used)
+    if (this.pos < this.buf.length >> 2) this.emit(used.slice())
+    else {
+      this.buf.fill(0, this.pos)
+      this.emit(used)
+    }
     this.buf = EMPTY
     this.pos = 0
   }

@@ -99,6 +99,21 @@ describe('JsonChunkWriter', () => {
     expect(buffers.size).toBeGreaterThan(10)
   })
 
+  it('hands over buffers holding nothing but what was written (zeros past it), even when reused memory was not', () => {
+    // Garbage in freed memory first, which the next chunks' buffers may be made from.
+    for (let i = 0; i < 50; i++) Buffer.allocUnsafeSlow(1 << 16).fill(0xee)
+    const handed: Uint8Array[] = []
+    const out = new JsonChunkWriter((bytes) => handed.push(bytes), 1 << 16)
+    for (let i = 0; i < 20_000; i++) out.string(`row ${i}`)
+    out.flush()
+    for (const bytes of handed) {
+      const whole = new Uint8Array(bytes.buffer)
+      expect(whole.subarray(0, bytes.byteOffset).every((b) => b === 0)).toBe(true)
+      expect(whole.subarray(bytes.byteOffset + bytes.byteLength).every((b) => b === 0)).toBe(true)
+      expect(bytes.includes(0xee)).toBe(false)
+    }
+  })
+
   it('copies encoded bytes of any length, across chunk boundaries', () => {
     const parts = [1, 2, 31, 32, 33, 100, 5000].map((n) =>
       Uint8Array.from({ length: n }, (_, i) => 0x61 + (i % 26)),
