@@ -39,9 +39,8 @@ export class TextColumn {
     const start = this.offsets[i]!
     const end = this.offsets[i + 1]!
     if (this.ascii) return end - start
-    for (let j = start; j < end; j++)
-      if (this.bytes[j]! >= 0x80) return decodeText(this.bytes, start, end).length
-    return end - start
+    const length = utf16Length(this.bytes, start, end)
+    return length >= 0 ? length : decodeText(this.bytes, start, end, this.latin1).length
   }
 }
 
@@ -134,6 +133,44 @@ export class TextColumnBuilder {
       this.nulls = nulls
     }
   }
+}
+
+/**
+ * The UTF-16 length of the text well-formed UTF-8 bytes `start..end` decode to, counted without decoding
+ * them (a code unit for each sequence, two for one of four bytes); -1 for bytes a decoder would not take as
+ * they are (a sequence that is not well-formed, a leading BOM).
+ */
+function utf16Length(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf)
+    return -1
+  let units = 0
+  let i = start
+  while (i < end) {
+    const c = bytes[i]!
+    let length: number
+    let low = 0x80
+    let high = 0xbf
+    if (c < 0x80) length = 1
+    else if (c >= 0xc2 && c <= 0xdf) length = 2
+    else if (c >= 0xe0 && c <= 0xef) {
+      length = 3
+      if (c === 0xe0) low = 0xa0
+      else if (c === 0xed) high = 0x9f
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      length = 4
+      if (c === 0xf0) low = 0x90
+      else if (c === 0xf4) high = 0x8f
+    } else return -1
+    if (length > 1) {
+      if (i + length > end) return -1
+      const c1 = bytes[i + 1]!
+      if (c1 < low || c1 > high) return -1
+      for (let k = 2; k < length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return -1
+    }
+    units += length === 4 ? 2 : 1
+    i += length
+  }
+  return units
 }
 
 const plainByte = (c: number): boolean => c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c
