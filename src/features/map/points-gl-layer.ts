@@ -180,6 +180,44 @@ export class PointsGlLayer extends Layer {
     return gl
   }
 
+  /**
+   * Make the WebGL context and draw one point both ways a frame draws (all points, and the index buffer of
+   * a thinned view), then clear: called while the page is idle, so that the first frame of a large result
+   * does not also wait for the context, the shaders and (in software WebGL) their first compilation.
+   */
+  warmUp(): void {
+    const gl = this.context()
+    if (!gl || !this.program || this.drawnFor) return
+    const at = this.locations!
+    gl.useProgram(this.program)
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer)
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(2), gl.STATIC_DRAW)
+    gl.enableVertexAttribArray(at.position)
+    gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0)
+    gl.disableVertexAttribArray(at.colour)
+    gl.vertexAttrib4f(at.colour, 0, 0, 0, 0)
+    gl.uniformMatrix3fv(at.matrix, false, new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1]))
+    gl.uniform1f(at.size, 14)
+    gl.uniform1f(at.half, 7)
+    gl.uniform1f(at.outer, 6)
+    gl.uniform1f(at.radius, 5)
+    gl.uniform4f(at.stroke, 0, 0, 0, 0)
+    gl.enable(gl.BLEND)
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+    gl.drawArrays(gl.POINTS, 0, 1)
+    if (this.uintIndices) {
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indexBuffer)
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, new Uint32Array(1), gl.DYNAMIC_DRAW)
+      gl.drawElements(gl.POINTS, 1, gl.UNSIGNED_INT, 0)
+    }
+    gl.clearColor(0, 0, 0, 0)
+    gl.clear(gl.COLOR_BUFFER_BIT)
+    gl.flush()
+    // The next points are uploaded whole, whatever this left in the buffers.
+    this.uploaded = false
+    this.thinnedFor = ''
+  }
+
   private draw(frameState: FrameState): HTMLElement {
     const layerState = frameState.layerStatesArray[frameState.layerIndex]
     this.container.style.opacity = String(layerState?.opacity ?? 1)
