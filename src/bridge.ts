@@ -47,6 +47,27 @@ async function receiveFrames(response: Response, readers: PartReaders): Promise<
   if (!response.body || !Number.isSafeInteger(length) || length <= 0)
     return decodeFrames(await response.arrayBuffer())
   const receiver = new FramesReceiver(length, readers)
+  let byob: ReadableStreamBYOBReader | null = null
+  try {
+    byob = response.body.getReader({ mode: 'byob' })
+  } catch {
+    // Not a byte stream: its pieces are copied in.
+  }
+  if (byob) {
+    // The browser writes each piece straight into the answer's buffer: no piece of its own to copy.
+    for (;;) {
+      const room = receiver.room()
+      if (room.byteLength === 0) {
+        const { done } = await byob.read(new Uint8Array(1))
+        if (!done) throw new Error('the answer is longer than its stated length')
+        break
+      }
+      const { done, value } = await byob.read(room)
+      if (value) receiver.filled(value)
+      if (done) break
+    }
+    return receiver.finish()
+  }
   const reader = response.body.getReader()
   for (;;) {
     const { done, value } = await reader.read()

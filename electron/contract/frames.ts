@@ -78,11 +78,19 @@ const FEED_BYTES = 256 * 1024
  * A reader that throws is dropped: what it reads is only ever a head start.
  */
 export class FramesReceiver {
-  private readonly all: Uint8Array
+  /** The answer's buffer; a read that writes into it in place (`room`, `filled`) may hand it back anew. */
+  private all: Uint8Array
   private received = 0
   private value: unknown
   private parsed = false
-  private readonly fed: Array<{ start: number; view: Uint8Array; reader: PartReader; fed: number }> = []
+  /** Every byte part of the answer: where it lies, and the object and key that hold it. */
+  private readonly parts: Array<{
+    holder: Record<string, unknown>
+    key: string
+    start: number
+    length: number
+  }> = []
+  private readonly fed: Array<{ start: number; length: number; reader: PartReader; fed: number }> = []
 
   constructor(
     readonly length: number,
@@ -91,22 +99,43 @@ export class FramesReceiver {
     this.all = new Uint8Array(length)
   }
 
+  /** A piece of the answer, copied in after what came before. */
   push(piece: Uint8Array): void {
     if (this.received + piece.byteLength > this.length)
       throw new Error('the answer is longer than its stated length')
+    this.all.set(piece, this.received)
+    this.came(piece.byteLength)
+  }
+
+  /**
+   * The part of the buffer still to be filled, for a read that writes into it in place (a stream's BYOB
+   * read, which takes the buffer over while it writes): give what it wrote to `filled`.
+   */
+  room(): Uint8Array {
+    return this.all.subarray(this.received)
+  }
+
+  /** What a read wrote into `room()`: a view at the same place, over the buffer as the read hands it back. */
+  filled(written: Uint8Array): void {
+    if (written.byteOffset !== this.received || written.buffer.byteLength !== this.length)
+      throw new Error('a read wrote somewhere other than the room it was given')
+    this.all = new Uint8Array(written.buffer)
+    this.came(written.byteLength)
+  }
+
+  private came(bytes: number): void {
     const before = this.received
-    this.all.set(piece, before)
-    this.received += piece.byteLength
+    this.received += bytes
     if (!this.parsed) {
       const newline = this.all.subarray(before, this.received).indexOf(NEWLINE)
       if (newline < 0) return
       this.parse(before + newline)
     }
     for (const part of this.fed) {
-      const have = Math.min(Math.max(this.received - part.start, 0), part.view.byteLength)
+      const have = Math.min(Math.max(this.received - part.start, 0), part.length)
       if (have - part.fed < FEED_BYTES) continue
       part.fed = have
-      this.guard(part, () => part.reader.feed(part.view.subarray(0, have)))
+      this.guard(part, () => part.reader.feed(this.viewOf(part.start, have)))
     }
   }
 
@@ -118,8 +147,19 @@ export class FramesReceiver {
       if (newline < 0) throw new Error('the answer has no end to its JSON part')
       this.parse(newline)
     }
-    for (const part of this.fed) this.guard(part, () => part.reader.finish(part.view))
+    // Each part as a view of the buffer as it is now (a read in place may have handed it back anew).
+    const views = new Map<number, Uint8Array>()
+    for (const { holder, key, start, length } of this.parts) {
+      const view = this.viewOf(start, length)
+      holder[key] = view
+      views.set(start, view)
+    }
+    for (const part of this.fed) this.guard(part, () => part.reader.finish(views.get(part.start)!))
     return this.value
+  }
+
+  private viewOf(start: number, length: number): Uint8Array {
+    return new Uint8Array(this.all.buffer, this.all.byteOffset + start, length)
   }
 
   private guard(part: (typeof this.fed)[number], read: () => void): void {
@@ -133,23 +173,23 @@ export class FramesReceiver {
   private parse(newline: number): void {
     const base = newline + 1
     const json = new TextDecoder().decode(this.all.subarray(0, newline))
-    const found: Array<{ key: string; holder: Record<string, unknown>; start: number; view: Uint8Array }> = []
-    const all = this.all
+    const total = this.length
+    const parts = this.parts
+    const view = (start: number, length: number) => this.viewOf(start, length)
     this.value = JSON.parse(json, function (this: Record<string, unknown>, key, v: unknown) {
       if (!isBytesRef(v)) return v
       const [offset, length] = v.$bytes
-      if (offset < 0 || length < 0 || base + offset + length > all.byteLength)
+      if (offset < 0 || length < 0 || base + offset + length > total)
         throw new Error('the answer refers to bytes it does not hold')
-      const view = new Uint8Array(all.buffer, all.byteOffset + base + offset, length)
-      found.push({ key, holder: this, start: base + offset, view })
-      return view
+      parts.push({ holder: this, key, start: base + offset, length })
+      return view(base + offset, length)
     })
     this.parsed = true
-    for (const { key, holder, start, view } of found) {
+    for (const { key, holder, start, length } of parts) {
       const make = Object.hasOwn(this.readers, key) ? this.readers[key] : undefined
       if (!make) continue
       try {
-        this.fed.push({ start, view, reader: make(holder), fed: 0 })
+        this.fed.push({ start, length, reader: make(holder), fed: 0 })
       } catch {
         // No head start for this part.
       }

@@ -124,3 +124,63 @@ describe('FramesReceiver', () => {
     expect(() => new FramesReceiver(bad.length).push(bad)).toThrow(/does not hold/)
   })
 })
+
+describe('FramesReceiver written in place', () => {
+  const count = 50_000
+  const rows = new TextEncoder().encode(
+    `[${Array.from({ length: count }, (_, i) => `{"i":"${i}"}`).join(',')}]`,
+  )
+  const value = { ok: true, value: { rowCount: count, rowsJson: rows, list: [new Uint8Array([7, 8])] } }
+  const whole = new Uint8Array(body(value))
+
+  /** A byte stream of the answer in pieces, read as a browser's BYOB reader reads it: into the room given. */
+  async function receiveInPlace(piece: number, readers = {}): Promise<unknown> {
+    let at = 0
+    const stream = new ReadableStream({
+      type: 'bytes',
+      pull(controller) {
+        if (at >= whole.length) return controller.close()
+        controller.enqueue(whole.slice(at, at + piece))
+        at += piece
+      },
+    })
+    const reader = stream.getReader({ mode: 'byob' })
+    const receiver = new FramesReceiver(whole.length, readers)
+    for (;;) {
+      const room = receiver.room()
+      if (room.byteLength === 0) break
+      const { done, value: written } = await reader.read(room)
+      // The read takes the buffer over: the view it was given is empty now.
+      expect(room.byteLength).toBe(0)
+      if (written) receiver.filled(written)
+      if (done) break
+    }
+    return receiver.finish()
+  }
+
+  it('gives what decodeFrames gives, every part a view of the buffer as it ends up', async () => {
+    const expected = digest(decodeFrames(whole.slice().buffer))
+    const fed: number[] = []
+    let finished: Uint8Array | undefined
+    const back = (await receiveInPlace(100_003, {
+      rowsJson: (): PartReader => ({
+        feed: (received) => {
+          expect(received[0]).toBe(91)
+          fed.push(received.byteLength)
+        },
+        finish: (part) => void (finished = part),
+      }),
+    })) as typeof value
+    expect(digest(back)).toBe(expected)
+    expect(back.value.rowsJson.byteLength).toBe(rows.length)
+    expect([...back.value.list[0]!]).toEqual([7, 8])
+    expect(finished).toBe(back.value.rowsJson)
+    expect(fed.length).toBeGreaterThan(1)
+  })
+
+  it('refuses a piece written anywhere but the room it was given', () => {
+    const receiver = new FramesReceiver(whole.length)
+    expect(() => receiver.filled(new Uint8Array(whole.length).subarray(5, 10))).toThrow(/somewhere other/)
+    expect(() => receiver.filled(new Uint8Array(10))).toThrow(/somewhere other/)
+  })
+})
