@@ -1,3 +1,5 @@
+import { utf8SequenceLength } from './utf8'
+
 const encoder = new TextEncoder()
 const EMPTY = new Uint8Array(0)
 const POINT_OPEN = encoder.encode('"POINT (')
@@ -282,26 +284,9 @@ export class JsonChunkWriter {
         }
         continue
       }
-      // A sequence of 2 to 4 bytes, checked as the WHATWG decoder checks it (no overlong form, surrogate or
-      // code point past U+10FFFF), copied as it is.
-      let length: number
-      let low = 0x80
-      let high = 0xbf
-      if (c >= 0xc2 && c <= 0xdf) length = 2
-      else if (c >= 0xe0 && c <= 0xef) {
-        length = 3
-        if (c === 0xe0) low = 0xa0
-        else if (c === 0xed) high = 0x9f
-      } else if (c >= 0xf0 && c <= 0xf4) {
-        length = 4
-        if (c === 0xf0) low = 0x90
-        else if (c === 0xf4) high = 0x8f
-      } else return false
-      if (i + length > end) return false
-      const c1 = src[i + 1]!
-      if (c1 < low || c1 > high) return false
-      if (length > 2 && (src[i + 2]! & 0xc0) !== 0x80) return false
-      if (length > 3 && (src[i + 3]! & 0xc0) !== 0x80) return false
+      // A sequence of 2 to 4 bytes, checked as the WHATWG decoder checks it, copied as it is.
+      const length = utf8SequenceLength(src, i, end)
+      if (length === 0) return false
       for (let k = 0; k < length; k++) buf[at++] = src[i + k]!
       i += length
     }

@@ -1,3 +1,5 @@
+import { utf8SequenceLength } from '../engine/utf8'
+
 /**
  * A text field of a point dataset held as the file's UTF-8 bytes: every feature's text copied once into one
  * buffer, in feature order, with where each starts and ends. A value becomes a JavaScript string only when
@@ -146,27 +148,8 @@ function utf16Length(bytes: Uint8Array, start: number, end: number): number {
   let units = 0
   let i = start
   while (i < end) {
-    const c = bytes[i]!
-    let length: number
-    let low = 0x80
-    let high = 0xbf
-    if (c < 0x80) length = 1
-    else if (c >= 0xc2 && c <= 0xdf) length = 2
-    else if (c >= 0xe0 && c <= 0xef) {
-      length = 3
-      if (c === 0xe0) low = 0xa0
-      else if (c === 0xed) high = 0x9f
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      length = 4
-      if (c === 0xf0) low = 0x90
-      else if (c === 0xf4) high = 0x8f
-    } else return -1
-    if (length > 1) {
-      if (i + length > end) return -1
-      const c1 = bytes[i + 1]!
-      if (c1 < low || c1 > high) return -1
-      for (let k = 2; k < length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return -1
-    }
+    const length = bytes[i]! < 0x80 ? 1 : utf8SequenceLength(bytes, i, end)
+    if (length === 0) return -1
     units += length === 4 ? 2 : 1
     i += length
   }
