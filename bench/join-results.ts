@@ -15,6 +15,7 @@ import { ensureBuilt } from '../scripts/ensure-built.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHost } from '../test/support/app'
 import {
   composePointJoin,
+  cursorAt,
   longTasks,
   markTime,
   observeLongTasks,
@@ -52,24 +53,6 @@ async function waitForMark(page: Page, name: string, timeoutMs: number): Promise
   }
 }
 
-/** The longitude and latitude the status bar shows for the mouse at (x, y) of the page. */
-async function cursorAt(page: Page, x: number, y: number): Promise<string> {
-  const bar = page.getByLabel('Status bar')
-  const read = async () => /Cursor: lon (-?[\d.]+), lat (-?[\d.]+)/.exec((await bar.textContent()) ?? '')?.[0]
-  // From a point 3 px away first, so that the reading that follows is the new one.
-  await page.mouse.move(x - 3, y - 3)
-  const until = Date.now() + 10_000
-  let near: string | undefined
-  while (!(near = await read()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
-  await page.mouse.move(x, y)
-  for (;;) {
-    const now = await read()
-    if (now && now !== near) return now
-    if (Date.now() > until) throw new Error('the status bar shows no cursor position')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
-
 /**
  * Drag the map with the mouse and count the page's frames (requestAnimationFrame) while it moves: frames
  * per second of a drag that moved the map (what lies under a point of the page changed). Headless Chromium
@@ -81,7 +64,7 @@ async function pan(page: Page): Promise<{ fps: number; drags: number }> {
   const x = box.x + box.width * 0.4
   const y = box.y + box.height * 0.4
   for (let drag = 1; drag <= 3; drag++) {
-    const before = await cursorAt(page, x, y)
+    const before = (await cursorAt(page, x, y)).join(' ')
     await page.evaluate(`(() => {
       window.__frames = []
       window.__recording = true
@@ -93,7 +76,7 @@ async function pan(page: Page): Promise<{ fps: number; drags: number }> {
     for (let i = 1; i <= 60; i++) await page.mouse.move(x + i * 4, y + i * 2)
     await page.mouse.up()
     const frames = (await page.evaluate('(window.__recording = false, window.__frames)')) as number[]
-    if ((await cursorAt(page, x, y)) !== before)
+    if ((await cursorAt(page, x, y)).join(' ') !== before)
       return { fps: (frames.length - 1) / ((frames.at(-1)! - frames[0]!) / 1000), drags: drag }
   }
   throw new Error('three drags did not pan the map')

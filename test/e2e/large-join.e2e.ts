@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
-import { composePointJoin, markTime, rowCount, seedPointJoin } from '../support/big-join'
+import { composePointJoin, cursorAt, markTime, rowCount, seedPointJoin } from '../support/big-join'
 
 /**
  * A join answering 200,000 point rows, run from the form in the browser host and looked at as a person
@@ -27,24 +27,6 @@ afterAll(async () => {
   await host?.stop()
   rmSync(dataDir, { recursive: true, force: true })
 })
-
-/** The longitude and latitude the status bar shows for the mouse at a point of the page. */
-async function cursorAt(
-  page: import('playwright-core').Page,
-  x: number,
-  y: number,
-): Promise<[number, number]> {
-  const bar = page.getByLabel('Status bar')
-  const read = async () => /Cursor: lon (-?[\d.]+), lat (-?[\d.]+)/.exec((await bar.textContent()) ?? '')
-  // From a point 3 px away first, so the reading that follows is the new one.
-  await page.mouse.move(x - 3, y - 3)
-  await expect.poll(async () => (await read()) !== null, { timeout: 10_000 }).toBe(true)
-  const near = (await read())![0]
-  await page.mouse.move(x, y)
-  await expect.poll(async () => (await read())?.[0], { timeout: 10_000 }).not.toBe(near)
-  const numbers = (await read())!
-  return [Number(numbers[1]), Number(numbers[2])]
-}
 
 /** How many pixels of a screenshot are the results' magenta (#c026d3, the layer's first colour). */
 async function magentaPixels(page: import('playwright-core').Page, png: Buffer): Promise<number> {

@@ -65,6 +65,29 @@ export async function markTime(page: Page, name: string): Promise<number | null>
   )) as number | null
 }
 
+/**
+ * The longitude and latitude the status bar shows for the mouse at (x, y) of the page: hovered from a point
+ * 3 px away first, so that the reading that follows is the new one. Throws when none shows in 10 s.
+ */
+export async function cursorAt(page: Page, x: number, y: number): Promise<[number, number]> {
+  const bar = page.getByLabel('Status bar')
+  const read = async () => /Cursor: lon (-?[\d.]+), lat (-?[\d.]+)/.exec((await bar.textContent()) ?? '')
+  const until = Date.now() + 10_000
+  const wait = async (done: (reading: RegExpExecArray | null) => boolean) => {
+    for (;;) {
+      const reading = await read()
+      if (done(reading)) return reading
+      if (Date.now() > until) throw new Error('the status bar shows no new cursor position')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+  await page.mouse.move(x - 3, y - 3)
+  const near = (await wait((r) => r !== null))![0]
+  await page.mouse.move(x, y)
+  const numbers = (await wait((r) => r !== null && r[0] !== near))!
+  return [Number(numbers[1]), Number(numbers[2])]
+}
+
 /** Compose "points Within cover" (id, name, geom) in the Spatial join form, as a person would. */
 export async function composePointJoin(page: Page, count: number): Promise<void> {
   const form = page.getByRole('form', { name: 'Spatial join' })
