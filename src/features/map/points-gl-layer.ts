@@ -188,22 +188,15 @@ export class PointsGlLayer extends Layer {
   warmUp(): void {
     const gl = this.context()
     if (!gl || !this.program || this.drawnFor) return
-    const at = this.locations!
-    gl.useProgram(this.program)
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer)
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(2), gl.STATIC_DRAW)
-    gl.enableVertexAttribArray(at.position)
-    gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0)
-    gl.disableVertexAttribArray(at.colour)
-    gl.vertexAttrib4f(at.colour, 0, 0, 0, 0)
-    gl.uniformMatrix3fv(at.matrix, false, new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1]))
-    gl.uniform1f(at.size, 14)
-    gl.uniform1f(at.half, 7)
-    gl.uniform1f(at.outer, 6)
-    gl.uniform1f(at.radius, 5)
-    gl.uniform4f(at.stroke, 0, 0, 0, 0)
-    gl.enable(gl.BLEND)
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+    this.prepare(gl, {
+      positions: new Float32Array(2),
+      colours: null,
+      fill: [0, 0, 0, 0],
+      matrix: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1]),
+      outer: 6,
+      inner: 5,
+      stroke: [0, 0, 0, 0],
+    })
     gl.drawArrays(gl.POINTS, 0, 1)
     if (this.uintIndices) {
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.indexBuffer)
@@ -216,6 +209,50 @@ export class PointsGlLayer extends Layer {
     // The next points are uploaded whole, whatever this left in the buffers.
     this.uploaded = false
     this.thinnedFor = ''
+  }
+
+  /**
+   * The program, its attributes and uniforms as a frame (or the warm-up) draws with them: `positions` and
+   * `colours.bytes` uploaded when given to upload; without colours, every point takes `fill`. `outer` is the
+   * circle's radius with its outline and `inner` where the outline starts, in device pixels.
+   */
+  private prepare(
+    gl: WebGLRenderingContext,
+    frame: {
+      positions: Float32Array | null
+      colours: { bytes: Uint8Array; upload: boolean } | null
+      fill: [number, number, number, number]
+      matrix: Float32Array
+      outer: number
+      inner: number
+      stroke: [number, number, number, number]
+    },
+  ): void {
+    const at = this.locations!
+    gl.useProgram(this.program)
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer)
+    if (frame.positions) gl.bufferData(gl.ARRAY_BUFFER, frame.positions, gl.STATIC_DRAW)
+    gl.enableVertexAttribArray(at.position)
+    gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0)
+    if (frame.colours) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.colourBuffer)
+      if (frame.colours.upload) gl.bufferData(gl.ARRAY_BUFFER, frame.colours.bytes, gl.STATIC_DRAW)
+      gl.enableVertexAttribArray(at.colour)
+      gl.vertexAttribPointer(at.colour, 4, gl.UNSIGNED_BYTE, true, 0, 0)
+    } else {
+      gl.disableVertexAttribArray(at.colour)
+      gl.vertexAttrib4f(at.colour, ...frame.fill)
+    }
+    gl.uniformMatrix3fv(at.matrix, false, frame.matrix)
+    // Two more pixels than the circle, for its smoothed edge.
+    const size = 2 * frame.outer + 2
+    gl.uniform1f(at.size, size)
+    gl.uniform1f(at.half, size / 2)
+    gl.uniform1f(at.outer, frame.outer)
+    gl.uniform1f(at.radius, frame.inner)
+    gl.uniform4f(at.stroke, ...frame.stroke)
+    gl.enable(gl.BLEND)
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
   }
 
   private draw(frameState: FrameState): HTMLElement {
@@ -251,39 +288,21 @@ export class PointsGlLayer extends Layer {
     const count = this.count
     this.drawn = 0
     if (count === 0) return this.container
-    const program = this.program
-    gl.useProgram(program)
-    const at = this.locations!
-    const { position, colour } = at
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.positionBuffer)
-    if (!this.uploaded) gl.bufferData(gl.ARRAY_BUFFER, this.positions, gl.STATIC_DRAW)
-    gl.enableVertexAttribArray(position)
-    gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 0, 0)
-    if (this.colours) {
-      gl.bindBuffer(gl.ARRAY_BUFFER, this.colourBuffer)
-      if (!this.uploaded) gl.bufferData(gl.ARRAY_BUFFER, this.colours, gl.STATIC_DRAW)
-      gl.enableVertexAttribArray(colour)
-      gl.vertexAttribPointer(colour, 4, gl.UNSIGNED_BYTE, true, 0, 0)
-    } else {
-      gl.disableVertexAttribArray(colour)
-      const [r, g, b] = rgbOf(this.look.fill)
-      gl.vertexAttrib4f(colour, r / 255, g / 255, b / 255, this.look.fillOpacity)
-    }
-    this.uploaded = true
     const { radius, strokeWidth } = this.look
     const outer = (radius + Math.max(0, strokeWidth)) * ratio
+    const [fr, fg, fb] = rgbOf(this.look.fill)
     const [sr, sg, sb] = rgbOf(this.look.stroke)
     const matrix = clipMatrix(frameState.coordinateToPixelTransform, this.origin, [w, h])
-    gl.uniformMatrix3fv(at.matrix, false, matrix)
-    // Two more pixels than the circle, for its smoothed edge.
-    const size = 2 * outer + 2
-    gl.uniform1f(at.size, size)
-    gl.uniform1f(at.half, size / 2)
-    gl.uniform1f(at.outer, outer)
-    gl.uniform1f(at.radius, strokeWidth > 0 ? radius * ratio : outer + 1)
-    gl.uniform4f(at.stroke, sr / 255, sg / 255, sb / 255, 1)
-    gl.enable(gl.BLEND)
-    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+    this.prepare(gl, {
+      positions: this.uploaded ? null : this.positions,
+      colours: this.colours && { bytes: this.colours, upload: !this.uploaded },
+      fill: [fr / 255, fg / 255, fb / 255, this.look.fillOpacity],
+      matrix,
+      outer,
+      inner: strokeWidth > 0 ? radius * ratio : outer + 1,
+      stroke: [sr / 255, sg / 255, sb / 255, 1],
+    })
+    this.uploaded = true
     if (count >= THIN_FROM && this.uintIndices) {
       const view = frameState.viewState
       const cell = thinCell(outer, ratio)
