@@ -2,7 +2,14 @@
  * The only file that touches `window.geo`. In Electron the preload provides it; in the browser host the
  * same API is built here over HTTP from the one contract table, so the renderer cannot tell them apart.
  */
-import { decodeFrames, FRAMES_CONTENT_TYPE, FramesReceiver, type PartReaders } from '@contract/frames'
+import {
+  decodeFrames,
+  FRAMES_CONTENT_TYPE,
+  FRAMES_LEAD_HEADER,
+  FramesReceiver,
+  readLead,
+  type PartReaders,
+} from '@contract/frames'
 import {
   OPERATION_NAMES,
   fail,
@@ -39,14 +46,18 @@ export function takeSessionSecret(location: Location, storage: Storage, history:
 }
 
 /**
- * An answer of byte parts (`FRAMES_CONTENT_TYPE`): received piece by piece into one buffer of its stated
- * length, its parts under a key of `readers` read while they arrive; whole, then read, without a length.
+ * An answer of byte parts (`FRAMES_CONTENT_TYPE`): received piece by piece into one buffer (of its stated
+ * length, when it has one: a join's rows forwarded while they arrive come without), its first part read
+ * while it arrives when the lead header names it and `readers` has a reader for it.
  */
 async function receiveFrames(response: Response, readers: PartReaders): Promise<unknown> {
-  const length = Number(response.headers.get('content-length'))
-  if (!response.body || !Number.isSafeInteger(length) || length <= 0)
-    return decodeFrames(await response.arrayBuffer())
-  const receiver = new FramesReceiver(length, readers)
+  if (!response.body) return decodeFrames(await response.arrayBuffer())
+  const stated = Number(response.headers.get('content-length') ?? NaN)
+  const receiver = new FramesReceiver({
+    ...(Number.isSafeInteger(stated) && stated > 0 ? { length: stated } : {}),
+    lead: readLead(response.headers.get(FRAMES_LEAD_HEADER)),
+    readers,
+  })
   let byob: ReadableStreamBYOBReader | null = null
   try {
     byob = response.body.getReader({ mode: 'byob' })

@@ -9,7 +9,7 @@ import {
 import { HandlerRegistry, type CoreContext, type Handlers, type LocalServiceHandle } from './area'
 import { CORE_AREAS } from './areas'
 import { clientForProfile } from './client/create-client'
-import { dispatch } from './dispatch'
+import { dispatch, type CallContext } from './dispatch'
 import { EventBus } from './events'
 import { GeoFailure } from './geo-failure'
 import type { GisPorts } from './gis/handlers'
@@ -48,7 +48,7 @@ export interface Core {
   /** Where drawings, run history and request history live. */
   readonly dataDir: string
   /** Validate, run and answer one operation of the contract; never throws. */
-  call(name: unknown, payload: unknown): Promise<Result<unknown>>
+  call(name: unknown, payload: unknown, context?: CallContext): Promise<Result<unknown>>
   /** Typed convenience over `call` for in-process callers such as the CLI. */
   invoke<K extends OperationName>(name: K, payload: unknown): Promise<Result<OperationResponse<K>>>
   /**
@@ -130,7 +130,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const registry = new HandlerRegistry()
   for (const register of CORE_AREAS) register(registry, context)
   const handlers = registry.complete()
-  const call = (name: unknown, payload: unknown) => dispatch(handlers, name, payload, redactor)
+  const call = (name: unknown, payload: unknown, context?: CallContext) =>
+    dispatch(handlers, name, payload, redactor, context)
   return {
     handlers,
     events,

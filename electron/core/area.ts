@@ -14,15 +14,25 @@ import type { Redactor } from './http/redactor'
 import type { TransportOptions } from './http/transport'
 import type { Credentials } from './secrets/credentials'
 import type { SettingsStore } from './settings/settings-store'
+import type { CallContext } from './dispatch'
 
-/** A handler receives the already-validated request and returns the response or throws a GeoFailure. */
+/**
+ * A handler receives the already-validated request (and what the host gave the call besides) and returns
+ * the response or throws a GeoFailure.
+ */
 export type Handlers = {
-  [K in OperationName]: (request: z.output<Operations[K]['request']>) => Promise<OperationResponse<K>>
+  [K in OperationName]: (
+    request: z.output<Operations[K]['request']>,
+    context?: CallContext,
+  ) => Promise<OperationResponse<K>>
 }
 
 /** The handlers of one area's table, typed by that table. */
 export type TableHandlers<T extends OperationTable> = {
-  [K in keyof T]: (request: z.output<T[K]['request']>) => Promise<z.output<T[K]['response']>>
+  [K in keyof T]: (
+    request: z.output<T[K]['request']>,
+    context?: CallContext,
+  ) => Promise<z.output<T[K]['response']>>
 }
 
 /** The built-in local service as the core sees it; hosts inject how to start it. */

@@ -2,6 +2,13 @@ import { fail, isOperationName, ok, operations, validationFailure, type Result }
 import { GeoFailure } from './geo-failure'
 import type { Handlers } from './area'
 import type { Redactor } from './http/redactor'
+import type { PartTap } from '../contract/frames'
+
+/** What a host may give a call besides its request. */
+export interface CallContext {
+  /** Where a part of the answer may go while it arrives (the browser host: a join's rows, to the page). */
+  tap?: PartTap
+}
 
 /**
  * The one guarded entry every host calls: rejects unknown operations, validates the request against
@@ -12,6 +19,7 @@ export async function dispatch(
   name: unknown,
   payload: unknown,
   redactor: Redactor,
+  context: CallContext = {},
 ): Promise<Result<unknown>> {
   if (!isOperationName(name)) {
     return fail('validation', `Unknown operation "${String(name).slice(0, 80)}"`)
@@ -20,8 +28,8 @@ export async function dispatch(
   const parsed = spec.request.safeParse(payload ?? {})
   if (!parsed.success) return validationFailure(parsed.error, `${name}: `)
   try {
-    const handler = handlers[name] as (request: unknown) => Promise<unknown>
-    const value = await handler(parsed.data)
+    const handler = handlers[name] as (request: unknown, context: CallContext) => Promise<unknown>
+    const value = await handler(parsed.data, context)
     const checked = spec.response.safeParse(value)
     if (!checked.success) {
       return fail(

@@ -1,6 +1,13 @@
 import type http from 'node:http'
 import { fail, formatBytes } from '../contract'
-import { encodeFrames, FRAMES_CONTENT_TYPE } from '../contract/frames'
+import {
+  encodeFrames,
+  FRAMES_CONTENT_TYPE,
+  FRAMES_LEAD_HEADER,
+  framesEnd,
+  type FramesLead,
+  type PartTap,
+} from '../contract/frames'
 
 /** A request body over the host's limit for its kind. */
 export class BodyTooLarge extends Error {
@@ -68,24 +75,93 @@ export function refuseTooLarge(
 }
 
 /**
- * An operation's answer: JSON, or — when it holds byte arrays (a join's rows) — the JSON with references to
- * them followed by the bytes as they are (`encodeFrames`).
+ * An operation's answer: JSON, or — when it holds byte arrays (a join's rows) — frames: the bytes as they
+ * are, then the JSON with references to them (`encodeFrames`), with the length stated.
  */
 export function sendAnswer(res: http.ServerResponse, body: unknown): void {
-  const { json, parts } = encodeFrames(body)
-  if (parts.length === 0) {
+  const { json, chunks, lead } = encodeFrames(body)
+  if (!lead) {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
     return void res.end(json)
   }
-  const length = parts.reduce((n, p) => n + p.byteLength, Buffer.byteLength(json) + 1)
+  const end = framesEnd(json)
+  const length = chunks.reduce((n, c) => n + c.byteLength, end.byteLength)
   res.writeHead(200, {
     'content-type': FRAMES_CONTENT_TYPE,
     'content-length': String(length),
+    [FRAMES_LEAD_HEADER]: JSON.stringify(lead),
     'cache-control': 'no-store',
   })
-  res.write(json + '\n')
-  for (const part of parts) res.write(part)
-  res.end()
+  for (const chunk of chunks) res.write(chunk)
+  res.end(end)
+}
+
+/**
+ * An operation's answer that may begin before it is known: as a `PartTap`, it sends the part the core
+ * forwards while the provider's answer arrives (a join's rows), as frames of no stated length; `end` then
+ * sends the answer — the rest of that part and the JSON referring to what was sent, when the answer's part
+ * begins with the bytes forwarded since the last `begin`; else the JSON refers to no forwarded byte and the
+ * page ignores them (a failure, or an attempt the core gave up on). An answer that began no part goes out
+ * as `sendAnswer` sends it.
+ */
+export class AnswerStream implements PartTap {
+  /** Bytes of the body written so far. */
+  private written = 0
+  /** Where the last part begun starts in the body, and its bytes forwarded so far. */
+  private from = 0
+  private forwarded: Uint8Array[] = []
+
+  constructor(private readonly res: http.ServerResponse) {}
+
+  begin(lead: FramesLead): void {
+    if (this.res.destroyed) return
+    if (!this.res.headersSent)
+      this.res.writeHead(200, {
+        'content-type': FRAMES_CONTENT_TYPE,
+        [FRAMES_LEAD_HEADER]: JSON.stringify(lead),
+        'cache-control': 'no-store',
+      })
+    this.from = this.written
+    this.forwarded = []
+  }
+
+  more(bytes: Uint8Array): void {
+    if (this.res.destroyed || !this.res.headersSent || bytes.byteLength === 0) return
+    this.res.write(bytes)
+    this.forwarded.push(bytes)
+    this.written += bytes.byteLength
+  }
+
+  end(body: unknown): void {
+    const res = this.res
+    if (!res.headersSent) return sendAnswer(res, body)
+    if (res.destroyed) return
+    const sent = this.written - this.from
+    const { json, chunks } = encodeFrames(body, {
+      start: this.written,
+      sent: (part) =>
+        sent > 0 && startsWith(part, this.forwarded) ? { offset: this.from, bytes: sent } : undefined,
+    })
+    for (const chunk of chunks) res.write(chunk)
+    res.end(framesEnd(json))
+  }
+}
+
+/** Whether `bytes` begins with `pieces`, one after another. */
+function startsWith(bytes: Uint8Array, pieces: readonly Uint8Array[]): boolean {
+  let at = 0
+  for (const piece of pieces) {
+    if (at + piece.byteLength > bytes.byteLength) return false
+    if (
+      Buffer.compare(
+        Buffer.from(bytes.buffer, bytes.byteOffset + at, piece.byteLength),
+        Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength),
+      ) !== 0
+    )
+      return false
+    at += piece.byteLength
+  }
+  return true
 }
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

@@ -17,7 +17,8 @@ import type { EventBus } from '../core/events'
 import { buildCsp, newCspNonce, withCspNonce } from '../core/csp'
 import { staticPathSegments } from '../core/static-path'
 import { SESSION_HEADER, guardRequest } from './guard'
-import { BodyTooLarge, declaredOver, readBody, refuseTooLarge, sendAnswer, sendJson } from './body'
+import { AnswerStream, BodyTooLarge, declaredOver, readBody, refuseTooLarge, sendJson } from './body'
+import type { CallContext } from '../core/dispatch'
 import { requestPath } from './request-target'
 import { uploadFileName, type UploadStore } from './uploads'
 
@@ -37,7 +38,7 @@ const CONTENT_TYPES: Record<string, string> = {
 }
 
 export interface WebHostOptions {
-  call: (name: unknown, payload: unknown) => Promise<Result<unknown>>
+  call: (name: unknown, payload: unknown, context?: CallContext) => Promise<Result<unknown>>
   events: EventBus
   /** The built renderer (out/renderer). */
   staticDir: string
@@ -128,7 +129,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         fail('validation', `Request body is not valid JSON: ${(error as Error).message}`),
       )
     }
-    sendAnswer(res, await options.call(match[1], payload))
+    // A join's rows go on to the page while they arrive; the answer, once known, says what they were.
+    const answer = new AnswerStream(res)
+    answer.end(await options.call(match[1], payload, { tap: answer }))
   }
 
   /** `POST /api/upload`: the body is a file for import, streamed to a private temp file. */

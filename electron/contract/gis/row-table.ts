@@ -572,13 +572,31 @@ export function readJoinBody(bytes: Uint8Array): { envelope: Record<string, unkn
 }
 
 /**
+ * Where a join answer's rows go while they are read (`JoinBodyReader`): the bytes of the rows' JSON array,
+ * from its "[", in order, up to the last row read whole; what `finish` then gives as the table's bytes
+ * begins with them.
+ */
+export interface RowsTap {
+  /** The rows begin: the count the answer declares before them, when it does; the answer's likely size. */
+  begin(declaredRows: number | undefined, expectedBytes: number | undefined): void
+  /** More of them (bytes that will not change). */
+  more(bytes: Uint8Array): void
+}
+
+/**
  * `readJoinBody`, able to start while the answer is still arriving: `feed` with the bytes received so far
  * reads the envelope up to the rows and every row complete in them (a row cut by the end of what came is
  * read again from its start at the next feed); `finish` with the whole answer reads the rest, exactly as
  * `readJoinBody` reads all of it: the same table, the same errors at the same places. A transport feeds it
- * as the answer comes, so that a million rows are already read when their last byte arrives.
+ * as the answer comes, so that a million rows are already read when their last byte arrives. Given a `tap`,
+ * it hands on the rows' bytes as they are read: whole rows only, from the array's "[" on.
  */
 export class JoinBodyReader {
+  constructor(private readonly tap?: RowsTap) {}
+
+  /** Where the rows handed to the tap end (-1: none handed on yet). */
+  private tapped = -1
+
   /** "start": the envelope before the rows not read yet; "rows": inside the rows' array; "rest": past what `feed` reads. */
   private stage: 'start' | 'rows' | 'rest' = 'start'
   private envelope: Record<string, unknown> = {}
@@ -624,7 +642,21 @@ export class JoinBodyReader {
       this.rows = new RowsArrayReader(s.p)
       this.stage = 'rows'
     }
-    if (this.stage === 'rows') this.rows!.feed(bytes)
+    if (this.stage !== 'rows') return
+    const rows = this.rows!
+    rows.feed(bytes)
+    const tap = this.tap
+    if (!tap || rows.rowsRead === 0) return
+    if (this.tapped < 0) {
+      const n = this.envelope.rowCount
+      tap.begin(
+        typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined,
+        this.expectedBytes(),
+      )
+      this.tapped = this.rowsStart
+    }
+    if (rows.readTo > this.tapped) tap.more(bytes.subarray(this.tapped, rows.readTo))
+    this.tapped = rows.readTo
   }
 
   /** The answer read whole (`bytes`: all of it, beginning with what `feed` was given). */

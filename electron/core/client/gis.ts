@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
-import { JoinBodyReader, RowTable, RowsShapeError } from '../../contract/gis/row-table'
+import { JoinBodyReader, RowTable, RowsShapeError, type RowsTap } from '../../contract/gis/row-table'
 import {
   joinQueryValues,
   reconcileSavedDataset,
@@ -31,7 +31,12 @@ import type { gisInterface } from '../../contract/gis/operations'
 
 /** §4.5 join and §4.6 dataset list; bearer token of the spatial-analytics group. */
 /** The join's call, built once for sending (`join`) and for showing (`describeJoin`). */
-function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal): CallSpec<JoinOutcome> {
+function joinSpec(
+  ctx: ClientContext,
+  request: JoinRequest,
+  signal?: AbortSignal,
+  rows?: RowsTap,
+): CallSpec<JoinOutcome> {
   const p = request.params
   const saves = p.saveAsNewDataset === true
   return {
@@ -45,8 +50,9 @@ function joinSpec(ctx: ClientContext, request: JoinRequest, signal?: AbortSignal
     replayable: !saves,
     fingerprint: saves,
     signal,
-    // The rows are read as they arrive: a million of them are read a moment after their last byte.
-    reader: () => new JoinBodyReader(),
+    // The rows are read as they arrive: a million of them are read a moment after their last byte. Those
+    // of a successful answer go on to `rows` (the page) as they are read.
+    reader: (status) => new JoinBodyReader(status >= 200 && status < 300 ? rows : undefined),
     interpret: (res) => {
       const parsed = readJoinResponse(res)
       return parsed.ok ? ok({ response: parsed.value, partial: res.status === 206 }) : parsed
@@ -176,7 +182,8 @@ export function gisClient(ctx: ClientContext) {
   async function join(
     params: RawParams,
     body?: unknown,
-    options: CallOptions = {},
+    /** `rows`: where the rows of a successful answer go as they are read. */
+    options: CallOptions & { rows?: RowsTap } = {},
   ): Promise<Result<JoinOutcome>> {
     const checked = validateJoinRequest(params, body)
     if (!checked.ok) return issuesFailure('gis.join', checked.issues)
@@ -189,7 +196,7 @@ export function gisClient(ctx: ClientContext) {
       })
     const { fingerprint: _fingerprint, ...result } = await execute<JoinOutcome>(
       ctx,
-      joinSpec(ctx, checked.value, options.signal),
+      joinSpec(ctx, checked.value, options.signal, options.rows),
     )
     if (result.ok || !saves || result.error.failureClass !== 'unknown-outcome')
       return result as Result<JoinOutcome>

@@ -11,6 +11,7 @@ import { datasetFromLayer } from './datasets'
 import { httpWorkspacePort } from './http-workspace-port'
 import { joinPreview } from './join-preview'
 import { geoFailureOf, JoinRuns } from './join-runs'
+import { rowsTapOf } from './join-result'
 import { IMPORT_MAX_BYTES, formatBytes, type Result } from '../../contract'
 
 /**
@@ -47,7 +48,8 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
     runs,
     drawings: new DrawingsStore(core.dataDir),
     joinRuns: new JoinRuns({
-      send: (params, body, { signal }) => joinClient.gis.join(params, body, { signal }),
+      send: (params, body, { signal, tap }) =>
+        joinClient.gis.join(params, body, { signal, ...(tap ? { rows: rowsTapOf(tap) } : {}) }),
       events: core.events,
       history: runs,
       profile: async () => (await core.settings.activeProfile()).name,
@@ -81,9 +83,9 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
       const built = unwrap(await gis.client.gis.describeJoin(params, body))
       return joinPreview(built, params, body !== undefined, gis.redactor)
     },
-    'gis.join': async (request) => {
+    'gis.join': async (request, context) => {
       await gis.readyProfile()
-      return gis.joinRuns.run(request)
+      return gis.joinRuns.run(request, context?.tap)
     },
     'gis.cancelJoin': async ({ runId }) => ({ cancelled: gis.joinRuns.cancel(runId) }),
     'datasets.features': async ({ name }) => (await localWorkspace('datasets.features')).features(name),

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { joinColumnSchema, type JoinRun, type joinRunRequestSchema } from '../../contract'
 import type { JoinParams } from '../../contract/gis/join-params'
 import type { JoinOutcome } from '../../contract/gis/layers'
+import type { PartTap } from '../../contract/frames'
+import type { RowsTap } from '../../contract/gis/row-table'
 
 /** A join as the renderer asks for it (`gis.join`). */
 export type JoinRunInput = z.output<typeof joinRunRequestSchema>
@@ -39,5 +41,21 @@ export function joinRunFromOutcome(
     ...(outcome.reconciled ? { reconciled: outcome.reconciled } : {}),
     ...(outcome.reconciled ? {} : { status: outcome.partial ? 206 : 200 }),
     durationMs,
+  }
+}
+
+/**
+ * A join's rows, as the client reads them, forwarded to where the host sends the answer's parts: they are
+ * the `rowsJson` of the `JoinRun` it will answer, whose `rowCount` the provider may declare first.
+ */
+export function rowsTapOf(tap: PartTap): RowsTap {
+  return {
+    begin: (declaredRows, expectedBytes) =>
+      tap.begin({
+        key: 'rowsJson',
+        holder: declaredRows === undefined ? {} : { rowCount: declaredRows },
+        ...(expectedBytes === undefined ? {} : { expectedBytes }),
+      }),
+    more: (bytes) => tap.more(bytes),
   }
 }

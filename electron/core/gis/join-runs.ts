@@ -3,6 +3,7 @@ import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { validateJoinRequest } from '../../contract/gis/join-params'
 import type { JoinOutcome } from '../../contract/gis/layers'
 import type { EventBus } from '../events'
+import type { PartTap } from '../../contract/frames'
 import { GeoFailure } from '../geo-failure'
 import type { RunHistory } from '../workspace/run-history'
 import { joinRunFromOutcome, type JoinRunInput } from './join-result'
@@ -11,7 +12,8 @@ import { joinRunFromOutcome, type JoinRunInput } from './join-result'
 export type JoinSender = (
   params: RawParams,
   body: unknown,
-  options: { signal: AbortSignal },
+  /** `tap`: where the rows go while they arrive (the browser host's page). */
+  options: { signal: AbortSignal; tap?: PartTap },
 ) => Promise<Result<JoinOutcome>>
 
 type Phase = 'queued' | 'sending' | 'waiting' | 'receiving' | 'done' | 'cancelled' | 'failed'
@@ -57,7 +59,7 @@ export class JoinRuns {
     return true
   }
 
-  async run(request: JoinRunInput): Promise<JoinRun> {
+  async run(request: JoinRunInput, tap?: PartTap): Promise<JoinRun> {
     const { runId, params, body } = request
     if (this.running.has(runId)) {
       throw new GeoFailure('conflict', `gis.join: a join with runId ${runId} is already running`, {
@@ -108,7 +110,7 @@ export class JoinRuns {
       progress('sending', body ? JSON.stringify(body).length : 0)
       progress('waiting')
       heartbeat = setInterval(() => progress('waiting'), this.options.heartbeatMs ?? HEARTBEAT_MS)
-      const outcome = await this.options.send(params, body, { signal: controller.signal })
+      const outcome = await this.options.send(params, body, { signal: controller.signal, tap })
       clearInterval(heartbeat)
       if (!outcome.ok) {
         let error = outcome.error

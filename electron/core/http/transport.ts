@@ -22,9 +22,10 @@ export interface HttpRequest {
   /**
    * A reader of the answer as it arrives (a join's rows), one per attempt: given the bytes so far as they
    * come, so that reading them overlaps the provider's writing and the answer is read soon after its last
-   * byte. Its work is kept on the response (`HttpResponse.reader`) for `interpret` to finish.
+   * byte. Its work is kept on the response (`HttpResponse.reader`) for `interpret` to finish. Made with
+   * the attempt's HTTP status, once its headers have come.
    */
-  reader?: () => BodyReader
+  reader?: (status: number) => BodyReader
 }
 
 /** Reads an answer while it arrives (see `HttpRequest.reader`). */
@@ -331,7 +332,7 @@ export class Transport {
         await res.body?.cancel().catch(() => undefined)
         return { outcome: { kind: 'redirect', status: res.status } }
       }
-      const reader = request.reader?.()
+      const reader = request.reader?.(res.status)
       const body = await readCapped(res, this.maxResponseBytes, reader)
       return {
         outcome: { kind: 'response', status: res.status },

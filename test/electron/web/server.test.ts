@@ -3,7 +3,13 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCore } from '../../../electron/core/app-core'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
-import { decodeFrames, FRAMES_CONTENT_TYPE } from '../../../electron/contract/frames'
+import {
+  decodeFrames,
+  FRAMES_CONTENT_TYPE,
+  FRAMES_LEAD_HEADER,
+  framesEnd,
+  readLead,
+} from '../../../electron/contract/frames'
 import { EventBus } from '../../../electron/core/events'
 import { startWebHost, type WebHost } from '../../../electron/web/server'
 import { streamedBody } from '../../support/raw-http'
@@ -56,7 +62,7 @@ describe('browser host', () => {
     expect(await response.json()).toMatchObject({ ok: true, value: { activeProfile: 'Local' } })
   })
 
-  it('sends an answer that holds bytes (a join’s rows) as JSON followed by the bytes as they are', async () => {
+  it('sends an answer that holds bytes (a join’s rows) as the bytes as they are, then the JSON', async () => {
     const rows = new TextEncoder().encode('[{"prop1":"Zürich \\"quoted\\""}]')
     const host = await startWebHost({
       call: async (name) => ({ ok: true, value: { name, rowsJson: rows, rowCount: 1 } }),
@@ -68,8 +74,14 @@ describe('browser host', () => {
       headers: { 'x-geo-session': host.secret, origin: host.url.slice(0, -1) },
     })
     expect(response.headers.get('content-type')).toBe(FRAMES_CONTENT_TYPE)
-    const body = await response.arrayBuffer()
+    expect(readLead(response.headers.get(FRAMES_LEAD_HEADER))).toEqual({
+      key: 'rowsJson',
+      holder: { name: 'gis.join', rowCount: 1 },
+      length: rows.length,
+    })
+    const body = new Uint8Array(await response.arrayBuffer())
     expect(Number(response.headers.get('content-length'))).toBe(body.byteLength)
+    expect([...body.subarray(0, rows.length)]).toEqual([...rows])
     const answer = decodeFrames(body) as {
       ok: true
       value: { name: string; rowsJson: Uint8Array; rowCount: number }
@@ -77,6 +89,115 @@ describe('browser host', () => {
     expect(answer.value.name).toBe('gis.join')
     expect(answer.value.rowCount).toBe(1)
     expect([...answer.value.rowsJson]).toEqual([...rows])
+  })
+
+  describe('a part forwarded while the answer arrives', () => {
+    const rows = new TextEncoder().encode(
+      `[${Array.from({ length: 20_000 }, (_, i) => `{"prop1":"${i}"}`).join(',')}]`,
+    )
+    const lead = { key: 'rowsJson', holder: { rowCount: 20_000 }, expectedBytes: rows.length + 100 }
+
+    /**
+     * A host whose call forwards `forward` (each a list of pieces, one per attempt), then waits for `hold`,
+     * then answers `answer`.
+     */
+    async function forwarding(forward: Uint8Array[][], answer: () => unknown, hold = Promise.resolve()) {
+      const host = await startWebHost({
+        call: async (_name, _payload, context) => {
+          for (const attempt of forward) {
+            context?.tap?.begin(lead)
+            for (const piece of attempt) {
+              context?.tap?.more(piece)
+              await new Promise((resolve) => setTimeout(resolve, 5))
+            }
+          }
+          await hold
+          return answer() as never
+        },
+        events: new EventBus(),
+        staticDir: tempDir(),
+      })
+      hosts.push(host)
+      const response = await call(host, 'gis.join', {
+        headers: { 'x-geo-session': host.secret, origin: host.url.slice(0, -1) },
+      })
+      return response
+    }
+
+    const pieces = (bytes: Uint8Array, n: number) =>
+      Array.from({ length: Math.ceil(bytes.length / n) }, (_, i) => bytes.subarray(i * n, (i + 1) * n))
+
+    it('sends the rows before the answer is known, and the answer refers to them where they went', async () => {
+      const sent = pieces(rows.subarray(0, 150_000), 50_000)
+      let release!: () => void
+      const response = await forwarding(
+        [sent],
+        () => ({ ok: true, value: { rowsJson: rows, rowCount: 20_000 } }),
+        new Promise<void>((resolve) => (release = resolve)),
+      )
+      expect(response.headers.get('content-type')).toBe(FRAMES_CONTENT_TYPE)
+      // The length is not known when the rows start to go.
+      expect(response.headers.get('content-length')).toBeNull()
+      expect(readLead(response.headers.get(FRAMES_LEAD_HEADER))).toEqual(lead)
+      // The forwarded rows arrive while the call has not answered yet.
+      const reader = response.body!.getReader()
+      const head: Uint8Array[] = []
+      let got = 0
+      while (got < 150_000) {
+        const { value } = await reader.read()
+        head.push(value!)
+        got += value!.byteLength
+      }
+      release()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        head.push(value)
+      }
+      const body = new Uint8Array(Buffer.concat(head))
+      // The rows once, from the body's first byte: their forwarded prefix, then their rest.
+      expect(body.byteLength).toBe(
+        rows.length +
+          framesEnd(
+            JSON.stringify({ ok: true, value: { rowsJson: { $bytes: [0, rows.length] }, rowCount: 20_000 } }),
+          ).byteLength,
+      )
+      const answer = decodeFrames(body) as { ok: true; value: { rowsJson: Uint8Array; rowCount: number } }
+      expect(answer.value.rowsJson.byteOffset).toBe(0)
+      expect(Buffer.from(answer.value.rowsJson).equals(Buffer.from(rows))).toBe(true)
+    })
+
+    it('voids what it forwarded when the answer turns out a failure, or another attempt begins', async () => {
+      const failed = await forwarding([pieces(rows.subarray(0, 80_000), 40_000)], () => ({
+        ok: false,
+        error: { failureClass: 'timeout-network', message: 'cut' },
+      }))
+      expect(decodeFrames(new Uint8Array(await failed.arrayBuffer()))).toEqual({
+        ok: false,
+        error: { failureClass: 'timeout-network', message: 'cut' },
+      })
+      const retried = await forwarding(
+        [pieces(rows.subarray(0, 70_000), 35_000), pieces(rows.subarray(0, 90_000), 45_000)],
+        () => ({ ok: true, value: { rowsJson: rows } }),
+      )
+      const body = new Uint8Array(await retried.arrayBuffer())
+      const answer = decodeFrames(body) as { ok: true; value: { rowsJson: Uint8Array } }
+      // After the void attempt's 70,000 bytes.
+      expect(answer.value.rowsJson.byteOffset).toBe(70_000)
+      expect(Buffer.from(answer.value.rowsJson).equals(Buffer.from(rows))).toBe(true)
+    })
+
+    it('sends the rows whole again when the answer’s are not the bytes it forwarded', async () => {
+      const other = new TextEncoder().encode('[{"prop1":"other"}]')
+      const response = await forwarding([pieces(rows.subarray(0, 60_000), 30_000)], () => ({
+        ok: true,
+        value: { rowsJson: other },
+      }))
+      const body = new Uint8Array(await response.arrayBuffer())
+      const answer = decodeFrames(body) as { ok: true; value: { rowsJson: Uint8Array } }
+      expect(answer.value.rowsJson.byteOffset).toBe(60_000)
+      expect(new TextDecoder().decode(answer.value.rowsJson)).toBe('[{"prop1":"other"}]')
+    })
   })
 
   it('refuses calls without the secret or with a wrong one', async () => {

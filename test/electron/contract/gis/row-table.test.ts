@@ -204,6 +204,41 @@ describe('JoinBodyReader', () => {
     expect(envelope).toEqual({ code: '200' })
     expect(rows.column('a')).toEqual(['1', '2', '3', '4'])
   })
+
+  it('hands its tap whole rows only, as they are read: a prefix of the table’s bytes, in order', () => {
+    const text = `{"code":"200","rowCount":300,"result":[${Array.from({ length: 300 }, (_, i) => `{"a":"${i}","b":"é${i}"}`).join(',')}],"after":1}`
+    const whole = bytes(text)
+    for (const step of [1, 7, 64, 1000]) {
+      const begun: Array<[number | undefined, number | undefined]> = []
+      const handed: Uint8Array[] = []
+      const reader = new JoinBodyReader({
+        begin: (rows, expected) => void begun.push([rows, expected]),
+        more: (b) => void handed.push(b.slice()),
+      })
+      for (let n = step; n < whole.length; n += step) {
+        reader.feed(whole.subarray(0, n))
+        const sent = new TextDecoder().decode(Buffer.concat(handed))
+        // Whole rows, from the "[": every row handed on is a row read.
+        if (sent) expect(sent).toMatch(/^\[(\{"a":"\d+","b":"é\d+"\},?)*$/)
+        if (sent) expect(sent.endsWith('}')).toBe(true)
+      }
+      const { rows } = reader.finish(whole)
+      const sent = Buffer.concat(handed)
+      expect(begun).toHaveLength(1)
+      expect(begun[0]![0]).toBe(300)
+      expect(sent.byteLength).toBeGreaterThan(0)
+      expect(sent.equals(Buffer.from(rows.bytes.subarray(0, sent.byteLength))), `pieces of ${step}`).toBe(
+        true,
+      )
+    }
+    // No tap call before rows, nor for an answer without any.
+    const none: unknown[] = []
+    const quiet = new JoinBodyReader({ begin: () => void none.push(1), more: () => void none.push(2) })
+    const empty = bytes('{"code":"404","message":"no data"}')
+    quiet.feed(empty)
+    quiet.finish(empty)
+    expect(none).toEqual([])
+  })
 })
 
 describe('RowsArrayReader', () => {

@@ -179,6 +179,44 @@ describe('gis client', () => {
     expect(refused.ok ? '' : refused.error.message).toMatch(/result\.41234: result rows must be objects/)
   })
 
+  it('hands on the rows of a successful answer while they arrive: whole rows, the start of the table’s bytes', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ prop1: String(i), prop2: `P${i}` }))
+    const text = JSON.stringify({ code: '200', rowCount: rows.length, result: rows })
+    const { client } = clientFor(fake)
+    /** A tap that records each attempt's bytes, and how much had come when the answer was read. */
+    const tap = () => {
+      const attempts: Array<{ declared?: number; bytes: Buffer[] }> = []
+      return {
+        attempts,
+        rows: {
+          begin: (declared: number | undefined) => void attempts.push({ declared, bytes: [] }),
+          more: (b: Uint8Array) => void attempts.at(-1)!.bytes.push(Buffer.from(b)),
+        },
+      }
+    }
+    // A read-only join cut part way is sent again: the tap hears a second beginning.
+    fake.on(JOIN, { truncate: text.slice(0, 1_500_000) }, { stream: Buffer.from(text), piece: 64 * 1024 })
+    const seen = tap()
+    const r = await client.gis.join(spatial, undefined, { rows: seen.rows })
+    if (!r.ok) throw new Error(r.error.message)
+    expect(fake.to(JOIN)).toHaveLength(2)
+    expect(seen.attempts).toHaveLength(2)
+    expect(seen.attempts.map((a) => a.declared)).toEqual([40_000, 40_000])
+    const last = Buffer.concat(seen.attempts[1]!.bytes)
+    const table = Buffer.from(r.value.response.rows.bytes)
+    // Most of the rows went on before the last of them came; what went on is where the table begins.
+    expect(last.byteLength).toBeGreaterThan(table.byteLength / 2)
+    expect(last.equals(table.subarray(0, last.byteLength))).toBe(true)
+    expect(last.toString().endsWith('}')).toBe(true)
+    // Nothing of an answer that failed goes on.
+    const failed = tap()
+    fake.on(JOIN, { status: 500, json: { code: '500', result: rows.slice(0, 20_000) } })
+    fake.on(JOIN, { status: 500, json: { code: '500', result: rows.slice(0, 20_000) } })
+    fake.on(JOIN, { status: 500, json: { code: '500', result: rows.slice(0, 20_000) } })
+    await client.gis.join(spatial, undefined, { rows: failed.rows })
+    expect(failed.attempts).toEqual([])
+  })
+
   it('names an empty or cut join answer, and reads one with a byte order mark or leading spaces', async () => {
     const { client } = clientFor(fake)
     for (const body of ['', ' \n '.repeat(40)]) {
