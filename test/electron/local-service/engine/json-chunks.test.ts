@@ -99,6 +99,34 @@ describe('JsonChunkWriter', () => {
     expect(buffers.size).toBeGreaterThan(10)
   })
 
+  it('hands an answer that fits in one chunk over as one part, and a longer one in full chunks', () => {
+    // About 60 bytes a row once escaped: a thousand rows fit in a 64 KiB chunk, five thousand need five.
+    const row = (i: number) => `{"prop1":"${i}","prop2":"feature number ${i}"},`
+    for (const [rows, parts] of [
+      [10, 1],
+      [1_000, 1],
+      [2_000, 2],
+      [5_000, 5],
+    ] as const) {
+      const sizes: number[] = []
+      let text = ''
+      const out = new JsonChunkWriter((bytes) => {
+        sizes.push(bytes.length)
+        text += Buffer.from(bytes).toString('utf8')
+      }, 1 << 16)
+      let expected = ''
+      for (let i = 0; i < rows; i++) {
+        out.string(row(i))
+        expected += JSON.stringify(row(i))
+      }
+      out.flush()
+      expect(text).toBe(expected)
+      expect(sizes.length).toBe(parts)
+      // Every part but the last fills its chunk (to within the room a value that did not fit asked for).
+      for (const size of sizes.slice(0, -1)) expect(size).toBeGreaterThan((1 << 16) - 256)
+    }
+  })
+
   it('hands over buffers holding nothing but what was written (zeros past it), even when reused memory was not', () => {
     // Garbage in freed memory first, which the next chunks' buffers may be made from.
     for (let i = 0; i < 50; i++) Buffer.allocUnsafeSlow(1 << 16).fill(0xee)
