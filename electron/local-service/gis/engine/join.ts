@@ -727,6 +727,10 @@ function drivenJoin(
   }
   // Operators for which a vertex strictly inside the driving geometry settles the answer.
   const vertexDecides = op === 'Intersects' || op === 'Disjoint' || op === 'DWithin'
+  // Intersects and Disjoint of a polygon against the user geometry (checked valid, as drawn) are decided
+  // exactly from the grid's edges where they can be (`CellGrid.intersectsAreal`), GEOS judging the rest:
+  // along the drawing's edges, where the grid alone cannot tell, most candidates are clear cases.
+  const exactAreal = (op === 'Intersects' || op === 'Disjoint') && user && !input.repairUserGeometry
   const everything = op === 'Disjoint' ? firstIds(nProbe) : undefined
   const probeFilter = bySource ? undefined : filter
   try {
@@ -802,9 +806,21 @@ function drivenJoin(
               ? grid.point(px, py)
               : grid.box(boxes![s * 4]!, boxes![s * 4 + 1]!, boxes![s * 4 + 2]!, boxes![s * 4 + 3]!)
             if (where !== Where.Unknown) hit = where === Where.Interior ? gridInterior : gridExterior
-            // A vertex strictly inside the driving geometry: the interiors meet.
-            else if (vertexDecides && !point && grid.someVertexInterior(geometryAt(probe, s)!))
-              hit = gridInterior
+            else if (vertexDecides && !point) {
+              const geometry = geometryAt(probe, s)!
+              // A vertex strictly inside the driving geometry: the interiors meet.
+              if (grid.someVertexInterior(geometry)) hit = gridInterior
+              else if (exactAreal && (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon')) {
+                const meets = grid.intersectsAreal(
+                  geometry,
+                  boxes![s * 4]!,
+                  boxes![s * 4 + 1]!,
+                  boxes![s * 4 + 2]!,
+                  boxes![s * 4 + 3]!,
+                )
+                if (meets !== undefined) hit = meets === (op === 'Intersects')
+              }
+            }
           }
           if (hit === undefined)
             switch (rel) {
