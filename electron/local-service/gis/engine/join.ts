@@ -766,15 +766,20 @@ function drivenJoin(
             ? probe.index.search(b[0], b[1], b[2], b[3])
             : probe.index.search(b[0], b[1], b[2], b[3], (i) => i < limit)
         const area = areas.length === 1 && !probeGeography?.acrossAntimeridian.length ? areas[0] : undefined
-        // Candidates in probe order (a typed array sorts numerically without a comparator call). A search
-        // box holding every probed feature's box would find them all: they are taken in order without the
-        // R-tree (which, for a polygon around a million points, listed every id and then sorted them).
+        // Candidates in probe order (a typed array sorts numerically without a comparator call) when the
+        // reference drives: its pairs are in source order as they are found. When the source drives, the
+        // pairs are sorted by reference at the end (stably: the source's order stays), so they are taken in
+        // the R-tree's order. A search box holding every probed feature's box would find them all: they are
+        // taken in order without the R-tree (which, for a polygon around a million points, listed every id
+        // and then sorted them).
         const candidates =
           everything ??
           (area && allBoxed && extent && boxHolds(area, extent)
             ? firstIds(Math.min(nProbe, limit))
             : area
-              ? Int32Array.from(search(area)).sort()
+              ? bySource
+                ? Int32Array.from(search(area))
+                : Int32Array.from(search(area)).sort()
               : Int32Array.from(
                   new Set([
                     ...areas.flatMap(search),
