@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { drawnStar, mulberry32 } from '../../../../../bench/join-data'
 import { destroy, loadGeos, toGeos, type Geos } from '../../../../../electron/local-service/engine/geos'
 import { CellGrid } from '../../../../../electron/local-service/gis/engine/cell-grid'
+import { square } from '../../helpers'
 
 /**
  * The grid's exact Intersects of a polygon against its reference (`intersectsAreal`) against GEOS's
@@ -136,18 +137,7 @@ describe('the cell grid’s exact Intersects of a polygon', () => {
       if (xa === xb || ya === yb) continue
       const [x0, x1] = xa < xb ? [xa, xb] : [xb, xa]
       const [y0, y1] = ya < yb ? [ya, yb] : [yb, ya]
-      rectangles.push({
-        type: 'Polygon',
-        coordinates: [
-          [
-            [x0, y0],
-            [x1, y0],
-            [x1, y1],
-            [x0, y1],
-            [x0, y0],
-          ],
-        ],
-      })
+      rectangles.push(square(x0, y0, x1, y1) as Polygon)
     }
     const { decided, left, differ } = compare(notched, rectangles)
     expect(differ).toEqual([])
