@@ -119,6 +119,14 @@ export function framesEnd(json: string): Uint8Array {
   return out
 }
 
+/** The lead header's value: its JSON in ASCII (a header carries no other text), each other character escaped. */
+export function leadHeader(lead: FramesLead): string {
+  return JSON.stringify(lead).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
 /** The lead header's value, or undefined when it is absent or not one. */
 export function readLead(header: string | null | undefined): FramesLead | undefined {
   if (!header || header.length > 8192) return undefined

@@ -5,6 +5,7 @@ import {
   FRAMES_CONTENT_TYPE,
   FRAMES_LEAD_HEADER,
   framesEnd,
+  leadHeader,
   type FramesLead,
   type PartTap,
 } from '../contract/frames'
@@ -89,7 +90,7 @@ export function sendAnswer(res: http.ServerResponse, body: unknown): void {
   res.writeHead(200, {
     'content-type': FRAMES_CONTENT_TYPE,
     'content-length': String(length),
-    [FRAMES_LEAD_HEADER]: JSON.stringify(lead),
+    [FRAMES_LEAD_HEADER]: leadHeader(lead),
     'cache-control': 'no-store',
   })
   for (const chunk of chunks) res.write(chunk)
@@ -118,7 +119,7 @@ export class AnswerStream implements PartTap {
     if (!this.res.headersSent)
       this.res.writeHead(200, {
         'content-type': FRAMES_CONTENT_TYPE,
-        [FRAMES_LEAD_HEADER]: JSON.stringify(lead),
+        [FRAMES_LEAD_HEADER]: leadHeader(lead),
         'cache-control': 'no-store',
       })
     this.from = this.written

@@ -6,6 +6,7 @@ import {
   FOOTER_BYTES,
   framesEnd,
   FramesReceiver,
+  leadHeader,
   readLead,
   type FramesLead,
   type PartReader,
@@ -96,6 +97,10 @@ describe('frames', () => {
       holder: { rowCount: 3 },
       expectedBytes: 90,
     })
+    // A header carries ASCII only: other characters go escaped, and come back.
+    const named = { key: 'rowsJson', holder: { savedDataset: '東京 Zürich "q"\n' }, length: 3 }
+    expect(leadHeader(named)).toMatch(/^[\x20-\x7e]+$/)
+    expect(readLead(leadHeader(named))).toEqual(named)
     for (const header of [
       null,
       '',

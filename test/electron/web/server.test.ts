@@ -65,7 +65,10 @@ describe('browser host', () => {
   it('sends an answer that holds bytes (a join’s rows) as the bytes as they are, then the JSON', async () => {
     const rows = new TextEncoder().encode('[{"prop1":"Zürich \\"quoted\\""}]')
     const host = await startWebHost({
-      call: async (name) => ({ ok: true, value: { name, rowsJson: rows, rowCount: 1 } }),
+      call: async (name) => ({
+        ok: true,
+        value: { name, rowsJson: rows, rowCount: 1, savedDataset: '東京' },
+      }),
       events: new EventBus(),
       staticDir: tempDir(),
     })
@@ -76,7 +79,8 @@ describe('browser host', () => {
     expect(response.headers.get('content-type')).toBe(FRAMES_CONTENT_TYPE)
     expect(readLead(response.headers.get(FRAMES_LEAD_HEADER))).toEqual({
       key: 'rowsJson',
-      holder: { name: 'gis.join', rowCount: 1 },
+      // Named in the header whatever its characters (escaped: a header carries ASCII).
+      holder: { name: 'gis.join', rowCount: 1, savedDataset: '東京' },
       length: rows.length,
     })
     const body = new Uint8Array(await response.arrayBuffer())
