@@ -46,7 +46,7 @@ export interface PartTap {
 }
 
 /** Where the first bytes of a part already went out: at that offset of the body, that many of them. */
-export interface SentPrefix {
+interface SentPrefix {
   offset: number
   bytes: number
 }
@@ -71,13 +71,14 @@ export function encodeFrames(
 ): { json: string; chunks: Uint8Array[]; lead?: FramesLead } {
   const found: Array<{ part: Uint8Array; key: string; holder: unknown }> = []
   const seen = new Set<Uint8Array>()
-  JSON.stringify(value, function (this: unknown, key, v: unknown) {
+  // One pass finds the byte arrays; for an answer without any (most of them) it is the JSON itself.
+  const plain = JSON.stringify(value, function (this: unknown, key, v: unknown) {
     if (!(v instanceof Uint8Array)) return v
     if (!seen.has(v)) found.push({ part: v, key, holder: this })
     seen.add(v)
     return null
   })
-  if (found.length === 0) return { json: JSON.stringify(value), chunks: [] }
+  if (found.length === 0) return { json: plain, chunks: [] }
   const refs = new Map<Uint8Array, [number, number]>()
   const chunks: Uint8Array[] = []
   let at = options.start ?? 0
@@ -163,11 +164,11 @@ function isBytesRef(v: unknown): v is { $bytes: [number, number] } {
 
 /**
  * The answer in `all` (a whole frames body): its JSON parsed, each reference a view of `all`, and each part
- * found passed to `found` with the object and key holding it.
+ * found passed to `found` with the key holding it and where it starts.
  */
 function parseFrames(
   all: Uint8Array,
-  found: (part: Uint8Array, holder: Record<string, unknown>, key: string, start: number) => void = () => {},
+  found: (part: Uint8Array, key: string, start: number) => void = () => {},
 ): unknown {
   if (all.byteLength < FOOTER_BYTES) throw new Error('the answer has no end to its JSON part')
   const footer = new TextDecoder().decode(all.subarray(all.byteLength - FOOTER_BYTES))
@@ -175,13 +176,13 @@ function parseFrames(
   const jsonStart = all.byteLength - FOOTER_BYTES - Number(footer.slice(1))
   if (jsonStart < 0) throw new Error('the answer is shorter than its JSON part')
   const json = new TextDecoder().decode(all.subarray(jsonStart, all.byteLength - FOOTER_BYTES))
-  return JSON.parse(json, function (this: Record<string, unknown>, key, v: unknown) {
+  return JSON.parse(json, (key, v: unknown) => {
     if (!isBytesRef(v)) return v
     const [offset, length] = v.$bytes
     if (offset < 0 || length < 0 || offset + length > jsonStart)
       throw new Error('the answer refers to bytes it does not hold')
     const view = new Uint8Array(all.buffer, all.byteOffset + offset, length)
-    found(view, this, key, offset)
+    found(view, key, offset)
     return view
   })
 }
@@ -307,12 +308,12 @@ export class FramesReceiver {
     if (this.length !== undefined && this.received !== this.length)
       throw new Error('the answer ended before its stated length')
     const reader = this.reader
-    let lead: Uint8Array | undefined
-    const value = parseFrames(this.all.subarray(0, this.received), (part, _holder, key, start) => {
-      if (start === 0 && key === this.lead?.key) lead = part
+    let leadPart: Uint8Array | undefined
+    const value = parseFrames(this.all.subarray(0, this.received), (part, key, start) => {
+      if (start === 0 && key === this.lead?.key) leadPart = part
     })
     // The reader was fed from the body's first byte: its part must start there.
-    if (reader && lead) this.guard(() => reader.finish(lead!))
+    if (reader && leadPart) this.guard(() => reader.finish(leadPart!))
     return value
   }
 

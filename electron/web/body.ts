@@ -79,7 +79,7 @@ export function refuseTooLarge(
  * An operation's answer: JSON, or — when it holds byte arrays (a join's rows) — frames: the bytes as they
  * are, then the JSON with references to them (`encodeFrames`), with the length stated.
  */
-export function sendAnswer(res: http.ServerResponse, body: unknown): void {
+function sendAnswer(res: http.ServerResponse, body: unknown): void {
   const { json, chunks, lead } = encodeFrames(body)
   if (!lead) {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
