@@ -1,5 +1,6 @@
-import type { Geometry, MultiPolygon, Polygon, Position } from 'geojson'
+import type { Geometry, MultiPolygon, Position } from 'geojson'
 import type { BBox } from '../../engine/geodesy'
+import type { FlatGeometries } from './flat-geometries'
 
 /** What the grid knows about a point or a box against an areal reference. */
 export const Where = { Unknown: -1, Exterior: 0, Interior: 1 } as const
@@ -256,21 +257,24 @@ export class CellGrid {
   }
 
   /**
-   * Whether the Polygon or MultiPolygon `g` (its box minX…maxY) meets the reference, as GEOS's prepared
-   * Intersects decides it (a component's point in the other, or two edges crossing), computed exactly from
-   * the reference's edges in the cells around `g`: true or false, or undefined when an edge meets or
-   * nearly meets another or a point (too close to call in doubles: ask GEOS). For a valid reference (the
-   * parity of edge crossings is what GEOS's point location reads too).
+   * Whether feature f of `flat`, a Polygon or MultiPolygon (its box minX…maxY), meets the reference, as
+   * GEOS's prepared Intersects decides it (a component's point in the other, or two edges crossing),
+   * computed exactly from the reference's edges in the cells around it: true or false, or undefined when an
+   * edge meets or nearly meets another or a point (too close to call in doubles: ask GEOS). For a valid
+   * reference (the parity of edge crossings is what GEOS's point location reads too).
    */
   intersectsAreal(
-    g: Polygon | MultiPolygon,
+    flat: FlatGeometries,
+    f: number,
     minX: number,
     minY: number,
     maxX: number,
     maxY: number,
   ): boolean | undefined {
     const { x0, y0, cw, ch, edges } = this
-    const polygons = g.type === 'Polygon' ? [g.coordinates] : g.coordinates
+    const { xy, ringStart, partStart, featureStart } = flat
+    const firstRing = partStart[featureStart[f]!]!
+    const endRing = partStart[featureStart[f + 1]!]!
     // An edge of g crossing an edge of the reference: the reference's edges that can are in the cells g's
     // box touches (and, for rounding at a cell's side, the cells around them).
     const count = this.gather(
@@ -279,45 +283,44 @@ export class CellGrid {
       Math.floor((maxX - x0) / cw) + 1,
       Math.floor((maxY - y0) / ch) + 1,
     )
-    for (const rings of polygons)
-      for (const ring of rings)
-        for (let v = 1; v < ring.length; v++) {
-          const px = ring[v - 1]![0]!
-          const py = ring[v - 1]![1]!
-          const qx = ring[v]![0]!
-          const qy = ring[v]![1]!
-          for (let m = 0; m < count; m++) {
-            const k = this.near[m]!
-            const ax = edges[k * 4]!
-            const ay = edges[k * 4 + 1]!
-            const bx = edges[k * 4 + 2]!
-            const by = edges[k * 4 + 3]!
-            // Boxes apart: no meeting.
-            if (
-              (px < qx ? px : qx) > (ax < bx ? bx : ax) ||
-              (px < qx ? qx : px) < (ax < bx ? ax : bx) ||
-              (py < qy ? py : qy) > (ay < by ? by : ay) ||
-              (py < qy ? qy : py) < (ay < by ? ay : by)
-            )
-              continue
-            const d1 = orient(ax, ay, bx, by, px, py)
-            const d2 = orient(ax, ay, bx, by, qx, qy)
-            const d3 = orient(px, py, qx, qy, ax, ay)
-            const d4 = orient(px, py, qx, qy, bx, by)
-            // A touch, a collinear overlap or an uncertain sign (NaN): GEOS judges it.
-            if (d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4 !== 4) return undefined
-            if (d1 !== d2 && d3 !== d4) return true
-          }
+    for (let r = firstRing; r < endRing; r++)
+      for (let v = ringStart[r]! + 1; v < ringStart[r + 1]!; v++) {
+        const px = xy[2 * v - 2]!
+        const py = xy[2 * v - 1]!
+        const qx = xy[2 * v]!
+        const qy = xy[2 * v + 1]!
+        for (let m = 0; m < count; m++) {
+          const k = this.near[m]!
+          const ax = edges[k * 4]!
+          const ay = edges[k * 4 + 1]!
+          const bx = edges[k * 4 + 2]!
+          const by = edges[k * 4 + 3]!
+          // Boxes apart: no meeting.
+          if (
+            (px < qx ? px : qx) > (ax < bx ? bx : ax) ||
+            (px < qx ? qx : px) < (ax < bx ? ax : bx) ||
+            (py < qy ? py : qy) > (ay < by ? by : ay) ||
+            (py < qy ? qy : py) < (ay < by ? ay : by)
+          )
+            continue
+          const d1 = orient(ax, ay, bx, by, px, py)
+          const d2 = orient(ax, ay, bx, by, qx, qy)
+          const d3 = orient(px, py, qx, qy, ax, ay)
+          const d4 = orient(px, py, qx, qy, bx, by)
+          // A touch, a collinear overlap or an uncertain sign (NaN): GEOS judges it.
+          if (d1 * d1 + d2 * d2 + d3 * d3 + d4 * d4 !== 4) return undefined
+          if (d1 !== d2 && d3 !== d4) return true
         }
+      }
     // The boundaries do not meet: g meets the reference when a ring of g lies in it, or a ring of the
     // reference lies in g (one point of each ring tells).
-    for (const rings of polygons)
-      for (const ring of rings) {
-        if (ring.length === 0) continue
-        const where = this.locate(ring[0]![0]!, ring[0]![1]!)
-        if (where === UNDECIDED) return undefined
-        if (where === 1) return true
-      }
+    for (let r = firstRing; r < endRing; r++) {
+      const v = ringStart[r]!
+      if (v === ringStart[r + 1]) continue
+      const where = this.locate(xy[2 * v]!, xy[2 * v + 1]!)
+      if (where === UNDECIDED) return undefined
+      if (where === 1) return true
+    }
     const starts = this.ringStarts
     for (let r = 0; r + 1 < starts.length; r++) {
       if (starts[r] === starts[r + 1]) continue
@@ -325,8 +328,8 @@ export class CellGrid {
       const y = edges[starts[r]! * 4 + 1]!
       if (x < minX || x > maxX || y < minY || y > maxY) continue
       let inside = false
-      for (const rings of polygons) {
-        const where = crossingParity(rings, x, y)
+      for (let p = featureStart[f]!; p < featureStart[f + 1]!; p++) {
+        const where = crossingParity(flat, p, x, y)
         if (where === UNDECIDED) return undefined
         if (where === 1) inside = true
       }
@@ -390,35 +393,17 @@ export class CellGrid {
   }
 
   /**
-   * Whether some vertex of the geometry lies in an interior cell, i.e. strictly inside the reference: then
-   * the two interiors meet (Intersects holds, Disjoint does not), whatever the rest of the geometry does.
+   * Whether some vertex of feature f of `flat` lies in an interior cell, i.e. strictly inside the
+   * reference: then the two interiors meet (Intersects holds, Disjoint does not), whatever the rest of the
+   * feature does. (A GeometryCollection's members are not held flat: none is.)
    */
-  someVertexInterior(geometry: Geometry): boolean {
-    switch (geometry.type) {
-      case 'Point':
-        return this.vertexIn([geometry.coordinates])
-      case 'LineString':
-      case 'MultiPoint':
-        return this.vertexIn(geometry.coordinates)
-      case 'Polygon':
-      case 'MultiLineString':
-        for (const part of geometry.coordinates) if (this.vertexIn(part)) return true
-        return false
-      case 'MultiPolygon':
-        for (const polygon of geometry.coordinates)
-          for (const ring of polygon) if (this.vertexIn(ring)) return true
-        return false
-      default:
-        return false
-    }
-  }
-
-  private vertexIn(positions: Position[]): boolean {
+  someVertexInterior(flat: FlatGeometries, f: number): boolean {
     const { x0, y0, cw, ch, n, cells } = this
-    for (let k = 0; k < positions.length; k++) {
-      const p = positions[k]!
-      const i = Math.floor((p[0]! - x0) / cw)
-      const j = Math.floor((p[1]! - y0) / ch)
+    const { xy, ringStart, partStart, featureStart } = flat
+    const end = ringStart[partStart[featureStart[f + 1]!]!]!
+    for (let k = ringStart[partStart[featureStart[f]!]!]!; k < end; k++) {
+      const i = Math.floor((xy[2 * k]! - x0) / cw)
+      const j = Math.floor((xy[2 * k + 1]! - y0) / ch)
       // Out of the grid (or NaN) is not interior.
       if (i >= 0 && j >= 0 && i < n && j < n && cells[j * n + i] === INTERIOR) return true
     }
@@ -427,17 +412,18 @@ export class CellGrid {
 }
 
 /**
- * Whether (x, y) is inside the polygon `rings` (1: an odd number of its edges cross the ray to its right)
- * or outside (0), exactly; UNDECIDED when the point is on or too near an edge the ray meets.
+ * Whether (x, y) is inside polygon `part` of `flat` (1: an odd number of its edges cross the ray to its
+ * right) or outside (0), exactly; UNDECIDED when the point is on or too near an edge the ray meets.
  */
-function crossingParity(rings: Position[][], x: number, y: number): number {
+function crossingParity(flat: FlatGeometries, part: number, x: number, y: number): number {
+  const { xy, ringStart, partStart } = flat
   let parity = 0
-  for (const ring of rings)
-    for (let v = 1; v < ring.length; v++) {
-      const ax = ring[v - 1]![0]!
-      const ay = ring[v - 1]![1]!
-      const bx = ring[v]![0]!
-      const by = ring[v]![1]!
+  for (let r = partStart[part]!; r < partStart[part + 1]!; r++)
+    for (let v = ringStart[r]! + 1; v < ringStart[r + 1]!; v++) {
+      const ax = xy[2 * v - 2]!
+      const ay = xy[2 * v - 1]!
+      const bx = xy[2 * v]!
+      const by = xy[2 * v + 1]!
       if (ay > y === by > y) continue
       if (ax < x && bx < x) continue
       // The edge crosses the line y: to the right of the point when the point is left of the edge

@@ -16,6 +16,7 @@ import {
   type BBox,
 } from '../../engine/geodesy'
 import { geodesicArea, geodesicLength } from '../../../../shared/geodesy'
+import { FlatGeometries, FlatType } from './flat-geometries'
 import { CellGrid, Where } from './cell-grid'
 import { crossesAntimeridian, geographyProxy, needsGeographyProxy } from '../../engine/geography'
 import { destroy, toGeos, toWkt, validity, makeValid, type Geos, type GeomPtr } from '../../engine/geos'
@@ -75,6 +76,15 @@ const KIND_OTHER = 0
 const KIND_POINT = 1
 const KIND_NONE = 2
 const shapeCache = new WeakMap<FeatureTable, TableShape>()
+
+const flatCache = new WeakMap<FeatureTable, FlatGeometries>()
+
+/** A table's geometries as flat arrays (`FlatGeometries`), made once per table when a join first asks. */
+function flatOf(table: FeatureTable): FlatGeometries {
+  let flat = flatCache.get(table)
+  if (!flat) flatCache.set(table, (flat = FlatGeometries.of(countOf(table), (i) => geometryAt(table, i))))
+  return flat
+}
 
 function vertexCount(geometry: Geometry): number {
   const count = (c: unknown): number => {
@@ -732,6 +742,8 @@ function drivenJoin(
   // along the drawing's edges, where the grid alone cannot tell, most candidates are clear cases.
   const exactAreal = (op === 'Intersects' || op === 'Disjoint') && user && !input.repairUserGeometry
   const everything = op === 'Disjoint' ? firstIds(nProbe) : undefined
+  // The probed table's vertices, flat, for the grid's tests of features it cannot place by their boxes.
+  let probeFlat: FlatGeometries | undefined
   const probeFilter = bySource ? undefined : filter
   try {
     const nDrive = countOf(drive)
@@ -812,12 +824,16 @@ function drivenJoin(
               : grid.box(boxes![s * 4]!, boxes![s * 4 + 1]!, boxes![s * 4 + 2]!, boxes![s * 4 + 3]!)
             if (where !== Where.Unknown) hit = where === Where.Interior ? gridInterior : gridExterior
             else if (vertexDecides && !point) {
-              const geometry = geometryAt(probe, s)!
+              const flat = (probeFlat ??= flatOf(probe))
               // A vertex strictly inside the driving geometry: the interiors meet.
-              if (grid.someVertexInterior(geometry)) hit = gridInterior
-              else if (exactAreal && (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon')) {
+              if (grid.someVertexInterior(flat, s)) hit = gridInterior
+              else if (
+                exactAreal &&
+                (flat.types[s] === FlatType.Polygon || flat.types[s] === FlatType.MultiPolygon)
+              ) {
                 const meets = grid.intersectsAreal(
-                  geometry,
+                  flat,
+                  s,
                   boxes![s * 4]!,
                   boxes![s * 4 + 1]!,
                   boxes![s * 4 + 2]!,

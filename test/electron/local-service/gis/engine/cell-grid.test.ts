@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { drawnStar, mulberry32 } from '../../../../../bench/join-data'
 import { destroy, loadGeos, toGeos, type Geos } from '../../../../../electron/local-service/engine/geos'
 import { CellGrid } from '../../../../../electron/local-service/gis/engine/cell-grid'
+import { FlatGeometries } from '../../../../../electron/local-service/gis/engine/flat-geometries'
 import { square } from '../../helpers'
 
 /**
@@ -50,10 +51,11 @@ function compare(reference: Polygon | MultiPolygon, candidates: Array<Polygon | 
   const ptr = toGeos(geos, reference)
   const prepared = geos.GEOSPrepare(ptr)
   const out = { decided: 0, left: 0, differ: [] as Array<Polygon | MultiPolygon> }
+  const flat = FlatGeometries.of(candidates.length, (i) => candidates[i]!)
   try {
-    for (const g of candidates) {
+    for (const [i, g] of candidates.entries()) {
       const b = boxOf(g)
-      const answer = grid.intersectsAreal(g, b[0], b[1], b[2], b[3])
+      const answer = grid.intersectsAreal(flat, i, b[0], b[1], b[2], b[3])
       const candidate = toGeos(geos, g)
       const truth = geos.GEOSPreparedIntersects(prepared, candidate) === 1
       destroy(geos, candidate)
