@@ -59,6 +59,18 @@ function textOf(bytes: Uint8Array, start: number, end: number): string {
   return decoder.decode(bytes.subarray(start, end))
 }
 
+/** What a byte is inside a string, for the one-pass row (`RowsReader.sameShape`). */
+const PLAIN = 0
+const END = 1
+/** A backslash or a control character: the general reader checks it. */
+const ESCAPE = 2
+const NOT_ASCII = 3
+const STRING_BYTE = new Uint8Array(256).fill(PLAIN)
+STRING_BYTE.fill(ESCAPE, 0, 0x20)
+STRING_BYTE.fill(NOT_ASCII, 0x80)
+STRING_BYTE[QUOTE] = END
+STRING_BYTE[BACKSLASH] = ESCAPE
+
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9
 }
@@ -167,6 +179,21 @@ class Scanner {
       return true
     }
     if (c !== close) this.fail(`"," or "${String.fromCharCode(close)}" expected`, at)
+    this.p++
+    return false
+  }
+
+  /**
+   * After a row of an array of rows: past a "," (true: row `next` follows) or past the "]" (false). Its
+   * place in an error is made only when there is one (not a string a row).
+   */
+  nextRow(next: number): boolean {
+    const c = this.space()
+    if (c === COMMA) {
+      this.p++
+      return true
+    }
+    if (c !== CLOSE_BRACKET) this.fail('"," or "]" expected', `result.${next}`)
     this.p++
     return false
   }
@@ -290,8 +317,10 @@ class RowsReader {
   row(s: Scanner): void {
     const count = this.count
     if (count === this.capacity) this.grow()
+    if (this.sameShape(s)) return
     s.p++ // {
     const at = `result.${count}`
+    let members = 0
     if (s.space() === CLOSE_BRACE) s.p++
     else
       for (let member = 0; ; member++) {
@@ -301,9 +330,66 @@ class RowsReader {
         s.value()
         column.starts[count] = valueStart
         column.ends[count] = s.p
+        members = member + 1
         if (!s.more(CLOSE_BRACE, at)) break
       }
+    this.width = members
     this.count = count + 1
+  }
+
+  /** How many members the last row had (its columns are `previous[0…width-1]`, in order). */
+  private width = 0
+
+  /**
+   * The common row, read in one pass: the previous row's names in its order, each written as it was, each
+   * value a string without escapes or control characters, no space between the tokens (as services write
+   * rows). Then it is read here and true; anything else — and a row the bytes cut — is false with nothing
+   * read (the scanner where it was), and `row` reads it the general way, with its errors. What this writes
+   * before it gives up, `row` writes again the same (the same bytes at the same places).
+   */
+  private sameShape(s: Scanner): boolean {
+    const width = this.width
+    if (width === 0) return false
+    const b = s.b
+    const end = s.end
+    const count = this.count
+    const previous = this.previous
+    let p = s.p + 1 // past "{"
+    let ascii = true
+    for (let m = 0; m < width; m++) {
+      const column = previous[m]!
+      const raw = column.raw
+      const n = raw.length
+      // "name":"
+      if (p + n + 3 >= end || b[p] !== QUOTE || b[p + n + 1] !== QUOTE || b[p + n + 2] !== COLON) return false
+      if (b[p + n + 3] !== QUOTE) return false
+      for (let i = 0; i < n; i++) if (b[p + 1 + i] !== raw[i]) return false
+      const start = p + n + 3
+      p = start + 1
+      // To the closing quote (a string's bytes are mostly plain: one look-up each).
+      for (;;) {
+        if (p >= end) return false
+        const kind = STRING_BYTE[b[p]!]!
+        if (kind === PLAIN) {
+          p++
+          continue
+        }
+        if (kind === END) break
+        if (kind === ESCAPE) return false
+        ascii = false
+        p++
+      }
+      p++
+      column.starts[count] = start
+      column.ends[count] = p
+      // Then "," and the next member, or the row's "}".
+      if (p >= end || b[p] !== (m + 1 < width ? COMMA : CLOSE_BRACE)) return false
+      p++
+    }
+    if (!ascii) s.ascii = false
+    s.p = p
+    this.count = count + 1
+    return true
   }
 
   table(bytes: Uint8Array, start: number, end: number, ascii: boolean): RowTable {
@@ -354,7 +440,7 @@ export class RowTable {
         do {
           if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${rows.count}`)
           rows.row(s)
-        } while (s.more(CLOSE_BRACKET, `result.${rows.count}`))
+        } while (s.nextRow(rows.count))
     } else if (first === OPEN_BRACE) {
       rows.row(s)
     } else if (first === 110 && decoder.decode(s.b.subarray(s.p, s.p + 4)) === 'null') {
@@ -547,7 +633,7 @@ export class RowsArrayReader {
     }
     s.p = this.at
     s.ascii = this.ascii
-    while (s.more(CLOSE_BRACKET, `result.${reader.count}`)) {
+    while (s.nextRow(reader.count)) {
       if (s.space() !== OPEN_BRACE) s.fail('result rows must be objects', `result.${reader.count}`)
       reader.row(s)
     }

@@ -98,6 +98,33 @@ describe('RowTable', () => {
     expect(refused('')).toMatch(/result rows must be objects/)
   })
 
+  it('reads rows shaped like the one before in one pass, and every row that departs from it as JSON.parse does', () => {
+    const same = (i: number) => `{"id":"${i}","name":"P${i}","geom":"POINT (${i} ${-i})"}`
+    const departures = [
+      String.raw`{"id":"x","name":"quote \" inside","geom":"g"}`,
+      '{"id":"x","name":"Zürich – 東京","geom":"g"}',
+      '{"id":"x", "name":"space before","geom":"g"}',
+      '{ "id":"x","name":"space inside","geom":"g"}',
+      '{"id":7,"name":"a number","geom":"g"}',
+      '{"id":"x","name":"no geom"}',
+      '{"id":"x","name":"extra","geom":"g","more":"m"}',
+      '{"name":"reordered","id":"x","geom":"g"}',
+      '{"id":"x","id":"dup","geom":"g"}',
+      '{"idx":"x","name":"longer name","geom":"g"}',
+      '{"i":"x","name":"shorter name","geom":"g"}',
+      '{}',
+      '{"id":"","name":"","geom":""}',
+    ]
+    for (const departure of departures) {
+      const text = `[${[same(1), same(2), departure, same(3), same(4)].join(',')}]`
+      expect(RowTable.read(bytes(text)).rows(), departure).toEqual(parsedRows(text))
+    }
+    for (const wrong of ['{"id":"x","name":"raw \n newline","geom":"g"}', '{"id":"x","name":"cut']) {
+      const text = `[${same(1)},${same(2)},${wrong}]`
+      expect(() => RowTable.read(bytes(text)), wrong).toThrow(RowsShapeError)
+    }
+  })
+
   it('keeps reading when rows change their keys part way (a column first seen late has no earlier values)', () => {
     const rows = Array.from({ length: 3000 }, (_, i) => (i < 2500 ? { a: `${i}` } : { b: `${i}`, a: `${i}` }))
     const table = RowTable.of(rows)
@@ -249,7 +276,12 @@ describe('RowsArrayReader', () => {
     'null',
     '{"p":"single"}',
     String.raw`[{"esc":"a \" b \\ c \u00e9"},{"utf8":"Zürich – 東京"},{"n":-1.5e3,"o":{"x":[1,"]"]}}]`,
+    // Rows of one shape read in one pass, and rows that depart from it.
+    '[{"a":"1","b":"x"},{"a":"2","b":"y"},{"a":"3","b":"z"},{"a":"4","b":"é"},{"b":"5","a":"w"},{"a":"6","b":"v"}]',
+    String.raw`[{"a":"1","b":"x"},{"a":"2","b":"y"},{"a":"3","b":"\u0041"},{"a":"4","b":"t"}]`,
     // Wrong in various places: the same error, at the same place, however the bytes came.
+    String.raw`[{"a":"1","b":"x"},{"a":"2","b":"y"},{"a":"3","b":"bad \x"},{"a":"4","b":"t"}]`,
+    '[{"a":"1","b":"x"},{"a":"2","b":"y"},{"a":"3","b":"tab \t raw"},{"a":"4","b":"t"}]',
     '[{"a":"1"},{"a":"2"},[3]]',
     '[{"a":"1"},{"a":"2"} {"a":"3"}]',
     '[{"a":"1"},{"a":tru}]',
