@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
 import Flatbush from 'flatbush'
 import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
 import { readFlatGeobufTable, readFlatGeobufTableFrom, writeFlatGeobuf, type TableRead } from './fgb'
 import type { PointColumns } from './point-columns'
+import { decodePointColumns, encodePointColumns, type DataFileStamp } from './point-columns-file'
 import { withWorkspaceLock } from './workspace-lock'
 import {
   datasetGeometryType,
@@ -49,6 +50,8 @@ export const STAGING = '.staging'
 const MANIFEST = 'manifest.json'
 const DATA = 'data.fgb'
 const INDEX = 'index.flatbush'
+/** A point dataset's columns as the reader decodes them (`point-columns-file.ts`): a cache of `data.fgb`. */
+const COLUMNS = 'columns.bin'
 
 /** Device names Windows reserves in every folder, with or without an extension (checked on every OS). */
 const WINDOWS_RESERVED = /^(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?$/i
@@ -106,6 +109,8 @@ export interface ReadDataset {
   index: Flatbush
   /** The features column-wise, when every one is a 2D point and they were read so (see `readSync`). */
   points?: PointColumns
+  /** Which file the features came from: `columns.bin` (a point dataset's, when it checks) or `data.fgb`. */
+  readFrom: 'columns' | 'data'
 }
 
 /**
@@ -117,12 +122,16 @@ function decodeDataset(
   manifest: DatasetManifest,
   readData: () => TableRead,
   indexBytes: Buffer | undefined,
+  columns?: { bytes: Uint8Array; data: DataFileStamp },
 ): ReadDataset {
   let features: DatasetFeature[] | undefined
-  let points: PointColumns | undefined
+  let points = columns && decodePointColumns(columns.bytes, { ...manifest, data: columns.data })
+  const readFrom = points ? 'columns' : 'data'
   try {
-    const read = readData()
-    if (read.points) points = read.points
+    const read = points ? undefined : readData()
+    if (!read) {
+      // Read from the columns file.
+    } else if (read.points) points = read.points
     else {
       const bad = read.features.findIndex((f) => f.problem)
       if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
@@ -150,11 +159,12 @@ function decodeDataset(
   } catch {
     index = buildIndex(all())
   }
-  if (!points) return { manifest, features: features!, index }
+  if (!points) return { manifest, features: features!, index, readFrom }
   return {
     manifest,
     index,
     points,
+    readFrom,
     get features() {
       return all()
     },
@@ -178,6 +188,15 @@ function readDataSync(file: string): TableRead {
   }
 }
 
+/**
+ * `columns.bin` for a data file of 2D points: made from the file's bytes read back, so it holds what reading
+ * `data.fgb` gives; undefined for any other file (or fields that are not numbers and texts).
+ */
+function pointColumnsOf(data: Uint8Array, stamp: DataFileStamp): Uint8Array | undefined {
+  const read = readFlatGeobufTable(data)
+  return read.points ? encodePointColumns(read.points, stamp) : undefined
+}
+
 /** A dataset written but not yet visible: its staging folder and manifest. */
 export interface StagedDataset {
   dir: string
@@ -195,9 +214,10 @@ function stagingName(name: string): string {
 }
 
 /**
- * The dataset folder: `datasets/<name>/` holding `manifest.json`, `data.fgb` (FlatGeobuf, WGS84) and
- * `index.flatbush` (the packed R-tree over the features, same order). A dataset appears whole or not at
- * all: it is written in `.staging/` and renamed into place, which fails if the name is taken.
+ * The dataset folder: `datasets/<name>/` holding `manifest.json`, `data.fgb` (FlatGeobuf, WGS84),
+ * `index.flatbush` (the packed R-tree over the features, same order) and, for a dataset of points,
+ * `columns.bin` (the points as the reader decodes them, read back without decoding: a cache of `data.fgb`,
+ * which stays the dataset). A dataset appears whole or not at all: it is written in `.staging/` and renamed into place, which fails if the name is taken.
  */
 export class Workspace {
   constructor(readonly dir: string) {}
@@ -303,13 +323,21 @@ export class Workspace {
   readSync(name: string): ReadDataset {
     const manifest = this.manifestSync(name)
     const dir = this.datasetDir(manifest.name)
-    let index: Buffer | undefined
-    try {
-      index = readFileSync(path.join(dir, INDEX))
-    } catch {
-      index = undefined
+    const optional = <T>(read: () => T): T | undefined => {
+      try {
+        return read()
+      } catch {
+        return undefined
+      }
     }
-    return decodeDataset(manifest, () => readDataSync(path.join(dir, DATA)), index)
+    const data = optional(() => statSync(path.join(dir, DATA)))
+    const columns = data && optional(() => readFileSync(path.join(dir, COLUMNS)))
+    return decodeDataset(
+      manifest,
+      () => readDataSync(path.join(dir, DATA)),
+      optional(() => readFileSync(path.join(dir, INDEX))),
+      columns && { bytes: columns, data: { size: data.size, mtimeMs: data.mtimeMs } },
+    )
   }
 
   /** A fresh staging folder path for a dataset being written (named so a start-up sweep knows it). */
@@ -358,8 +386,14 @@ export class Workspace {
     }
     await fs.mkdir(dir, { recursive: true })
     try {
-      await writeFileAtomic(path.join(dir, DATA), writeFlatGeobuf(features, fields))
+      const data = writeFlatGeobuf(features, fields)
+      await writeFileAtomic(path.join(dir, DATA), data)
       await writeFileAtomic(path.join(dir, INDEX), new Uint8Array(buildIndex(features).data))
+      if (manifest.geometryType === 'POINT') {
+        const { size, mtimeMs } = await fs.stat(path.join(dir, DATA))
+        const columns = pointColumnsOf(data, { size, mtimeMs })
+        if (columns) await writeFileAtomic(path.join(dir, COLUMNS), columns)
+      }
       await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n')
     } catch (error) {
       await fs.rm(dir, { recursive: true, force: true })
