@@ -17,7 +17,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { Polygon } from 'geojson'
 import type { JoinParams } from '../electron/contract/gis/join-params'
-import { readJoinBody } from '../electron/contract/gis/row-table'
+import { JoinBodyChecker, RowTable } from '../electron/contract/gis/row-table'
 import { loadGeos } from '../electron/local-service/engine/geos'
 import { runJoin, tableFromFeatures, type FeatureTable } from '../electron/local-service/gis/engine/join'
 import { PairList } from '../electron/local-service/gis/engine/pair-list'
@@ -301,7 +301,7 @@ async function main() {
           features: [{ type: 'Feature', properties: {}, geometry: q.user }],
         })
       : undefined
-    let answer: ReturnType<typeof readJoinBody> | undefined
+    let answer: ReturnType<JoinBodyChecker['finish']> | undefined
     const { times, first } = await timeRuns(async () => {
       const response = await fetch(`${service.urls.mgis_url}/query_apply/join?${query}`, {
         method: 'POST',
@@ -314,11 +314,11 @@ async function main() {
       const bytes = new Uint8Array(await response.arrayBuffer())
       if (response.status !== 200)
         throw new Error(`${q.name}: HTTP ${response.status} ${new TextDecoder().decode(bytes)}`)
-      // Read as the app's core reads an answer: the envelope parsed, the rows checked and found in place.
-      answer = readJoinBody(bytes)
+      // Read as the app's core reads an answer: the envelope parsed, the rows checked and counted.
+      answer = new JoinBodyChecker().finish(bytes)
     })
     // The last answer's rows (untimed): prop1 is the source id, prop2 (when selected) the reference id.
-    const table = answer!.rows
+    const table = RowTable.read(answer!.rows.bytes)
     const sources = table.column('prop1')
     const refs = table.keys.includes('prop2') ? table.column('prop2') : undefined
     const rows = pairKey(sources.map((s, i) => [Number(s), refs ? Number(refs[i]) : -1]))

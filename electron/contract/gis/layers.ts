@@ -1,4 +1,4 @@
-import type { RowTable } from './row-table'
+import type { CheckedRows } from './row-table'
 import { z } from 'zod'
 import { toBoolean, toNumber } from '../common/issues'
 
@@ -94,7 +94,7 @@ export const joinEnvelopeSchema = z.looseObject({
     .optional(),
 })
 
-export type JoinResponse = z.output<typeof joinEnvelopeSchema> & { rows: RowTable }
+export type JoinResponse = z.output<typeof joinEnvelopeSchema> & { rows: CheckedRows }
 
 export interface JoinOutcome {
   response: JoinResponse

@@ -257,8 +257,10 @@ interface Column {
 
 /**
  * The rows read so far, one object at a time, with each column's value offsets (into the bytes being
- * read). A row is counted only once its closing brace has been read, so a reader stopped mid-row (the
- * bytes ran out) can start that row again when more have come (`JoinBodyReader.feed`).
+ * read) when it `records` them. A row is counted only once its closing brace has been read, so a reader
+ * stopped mid-row (the bytes ran out) can start that row again when more have come (`JoinBodyReader.feed`).
+ * Without recording, the rows are checked and counted exactly as they are read (the same errors at the same
+ * places), and no offsets are kept.
  */
 class RowsReader {
   readonly columns: Column[] = []
@@ -268,11 +270,15 @@ class RowsReader {
   /** The column of each member position in the previous row: the next row usually has the same keys. */
   private readonly previous: Column[] = []
 
-  constructor(expectedRows: number) {
-    this.capacity = Math.max(1024, Math.min(expectedRows, 1 << 28))
+  constructor(
+    expectedRows: number,
+    private readonly records = true,
+  ) {
+    this.capacity = records ? Math.max(1024, Math.min(expectedRows, 1 << 28)) : 0
   }
 
   private grow(): void {
+    if (!this.records) return
     this.capacity *= 2
     for (const c of this.columns) {
       const starts = new Uint32Array(this.capacity)
@@ -316,7 +322,8 @@ class RowsReader {
   /** One row: the object at the scanner's place (its "{"), leaving the scanner after its "}". */
   row(s: Scanner): void {
     const count = this.count
-    if (count === this.capacity) this.grow()
+    const records = this.records
+    if (count === this.capacity && records) this.grow()
     if (this.sameShape(s)) return
     s.p++ // {
     const at = `result.${count}`
@@ -328,8 +335,10 @@ class RowsReader {
         const column = this.columnOf(s.b, s.nameStart, s.nameEnd, escaped, member)
         const valueStart = s.p
         s.value()
-        column.starts[count] = valueStart
-        column.ends[count] = s.p
+        if (records) {
+          column.starts[count] = valueStart
+          column.ends[count] = s.p
+        }
         members = member + 1
         if (!s.more(CLOSE_BRACE, at)) break
       }
@@ -354,6 +363,7 @@ class RowsReader {
     const end = s.end
     const count = this.count
     const previous = this.previous
+    const records = this.records
     let p = s.p + 1 // past "{"
     let ascii = true
     for (let m = 0; m < width; m++) {
@@ -380,8 +390,10 @@ class RowsReader {
         p++
       }
       p++
-      column.starts[count] = start
-      column.ends[count] = p
+      if (records) {
+        column.starts[count] = start
+        column.ends[count] = p
+      }
       // Then "," and the next member, or the row's "}".
       if (p >= end || b[p] !== (m + 1 < width ? COMMA : CLOSE_BRACE)) return false
       p++
@@ -397,7 +409,18 @@ class RowsReader {
   }
 }
 
-export class RowTable {
+/**
+ * Rows checked — a JSON array of objects (or one object, or null), every value valid JSON — and counted,
+ * as a `JoinBodyChecker` leaves them: their bytes, not read into a table (`RowTable.read(bytes)` reads them).
+ * The app's core checks a join's rows and hands on their bytes; the renderer reads them.
+ */
+export interface CheckedRows {
+  /** The JSON of the rows, as received. */
+  readonly bytes: Uint8Array
+  readonly length: number
+}
+
+export class RowTable implements CheckedRows {
   private constructor(
     /** The JSON of the rows, as received. */
     readonly bytes: Uint8Array,
@@ -429,9 +452,9 @@ export class RowTable {
   }
 
   /** Read the rows at the scanner's place, leaving it after them. */
-  static readAt(s: Scanner, expectedRows = 0): RowTable {
+  static readAt(s: Scanner, expectedRows = 0, records = true): RowTable {
     const start = s.p
-    const rows = new RowsReader(expectedRows)
+    const rows = new RowsReader(expectedRows, records)
     const first = s.space()
     if (first === OPEN_BRACKET) {
       s.p++
@@ -562,8 +585,10 @@ export class RowsArrayReader {
     private readonly from = 0,
     /** The count the sender declared, to size the offsets once. */
     private readonly expectedRows = 0,
+    /** Whether the table keeps where each value is (else the rows are only checked and counted). */
+    private readonly records = true,
   ) {
-    this.rows = new RowsReader(expectedRows)
+    this.rows = new RowsReader(expectedRows, records)
   }
 
   /** Rows read whole so far. */
@@ -629,7 +654,7 @@ export class RowsArrayReader {
     if (reader.count === 0) {
       // Nothing after the "[" was read: the rows are read as `RowTable.readAt` reads them.
       s.p = this.from
-      return RowTable.readAt(s, this.expectedRows)
+      return RowTable.readAt(s, this.expectedRows, this.records)
     }
     s.p = this.at
     s.ascii = this.ascii
@@ -670,15 +695,21 @@ export interface RowsTap {
 }
 
 /**
- * `readJoinBody`, able to start while the answer is still arriving: `feed` with the bytes received so far
- * reads the envelope up to the rows and every row complete in them (a row cut by the end of what came is
- * read again from its start at the next feed); `finish` with the whole answer reads the rest, exactly as
- * `readJoinBody` reads all of it: the same table, the same errors at the same places. A transport feeds it
- * as the answer comes, so that a million rows are already read when their last byte arrives. Given a `tap`,
- * it hands on the rows' bytes as they are read: whole rows only, from the array's "[" on.
+ * A join answer's body checked while it is still arriving, as `readJoinBody` reads it whole: `feed` with the
+ * bytes received so far reads the envelope up to the rows and checks every row complete in them (a row cut
+ * by the end of what came is read again from its start at the next feed); `finish` with the whole answer
+ * reads the rest, with the same errors at the same places as `readJoinBody`. A transport feeds it as the
+ * answer comes, so that a million rows are already checked when their last byte arrives. Given a `tap`, it
+ * hands on the rows' bytes as they are read: whole rows only, from the array's "[" on. The rows are checked
+ * and counted, not kept as a table (`CheckedRows`; the app's core needs no more, its renderer reads them):
+ * no offsets per value to write, grow and shift. `JoinBodyReader` keeps them (`RowTable`).
  */
-export class JoinBodyReader {
-  constructor(private readonly tap?: RowsTap) {}
+export class JoinBodyChecker {
+  constructor(
+    private readonly tap?: RowsTap,
+    /** Whether the rows' table keeps where each value is (`JoinBodyReader`), or they are only checked. */
+    private readonly records = false,
+  ) {}
 
   /** Where the rows handed to the tap end (-1: none handed on yet). */
   private tapped = -1
@@ -725,7 +756,7 @@ export class JoinBodyReader {
       }
       this.envelope = envelope
       this.rowsStart = s.p
-      this.rows = new RowsArrayReader(s.p)
+      this.rows = new RowsArrayReader(s.p, 0, this.records)
       this.stage = 'rows'
     }
     if (this.stage !== 'rows') return
@@ -746,7 +777,7 @@ export class JoinBodyReader {
   }
 
   /** The answer read whole (`bytes`: all of it, beginning with what `feed` was given). */
-  finish(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: RowTable } {
+  finish(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: CheckedRows } {
     let s: Scanner
     let rows: RowTable | undefined
     const envelope = this.stage === 'rows' ? this.envelope : {}
@@ -755,16 +786,16 @@ export class JoinBodyReader {
       rows = this.rows!.finishAt(s)
     } else {
       s = new Scanner(bytes, 0, bytes.length)
-      if (this.envelopeToRows(s, envelope)) rows = RowTable.readAt(s)
+      if (this.envelopeToRows(s, envelope)) rows = RowTable.readAt(s, 0, this.records)
       else if (s.p === bytes.length) return { envelope, rows: RowTable.of([]) }
       // Else `envelopeToRows` stopped at "result" (not an array): read it as rows, whatever it holds.
-      else rows = RowTable.readAt(s)
+      else rows = RowTable.readAt(s, 0, this.records)
     }
     // The members after the rows.
     while (s.more(CLOSE_BRACE, 'body')) {
       s.member('body')
       const key = memberName(s)
-      if (key === 'result') rows = RowTable.readAt(s)
+      if (key === 'result') rows = RowTable.readAt(s, 0, this.records)
       else setMember(envelope, key, memberValue(s))
     }
     if (s.space() !== -1) s.fail('unexpected text after the answer', 'body')
@@ -798,6 +829,20 @@ export class JoinBodyReader {
         return false
       }
     }
+  }
+}
+
+/**
+ * `JoinBodyChecker` whose table keeps where each value is: the rows to be read (`cell`, `column`, `spans`),
+ * as `readJoinBody` gives them.
+ */
+export class JoinBodyReader extends JoinBodyChecker {
+  constructor(tap?: RowsTap) {
+    super(tap, true)
+  }
+
+  override finish(bytes: Uint8Array): { envelope: Record<string, unknown>; rows: RowTable } {
+    return super.finish(bytes) as { envelope: Record<string, unknown>; rows: RowTable }
   }
 }
 

@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
-import { JoinBodyReader, RowTable, RowsShapeError, type RowsTap } from '../../contract/gis/row-table'
+import { JoinBodyChecker, RowTable, RowsShapeError, type RowsTap } from '../../contract/gis/row-table'
 import {
   joinQueryValues,
   reconcileSavedDataset,
@@ -52,7 +52,7 @@ function joinSpec(
     signal,
     // The rows are read as they arrive: a million of them are read a moment after their last byte. Those
     // of a successful answer go on to `rows` (the page) as they are read.
-    reader: (status) => new JoinBodyReader(status >= 200 && status < 300 ? rows : undefined),
+    reader: (status) => new JoinBodyChecker(status >= 200 && status < 300 ? rows : undefined),
     interpret: (res) => {
       const parsed = readJoinResponse(res)
       return parsed.ok ? ok({ response: parsed.value, partial: res.status === 206 }) : parsed
@@ -90,18 +90,19 @@ function joinSpec(
 
 /**
  * A join answer (§2.4): the envelope is checked with the shared schema, the rows are read in place
- * (`JoinBodyReader`, fed by the transport while the answer arrives: one pass checks they are objects and finds their values; nothing is parsed into objects
- * or copied, so a million-row answer costs one scan and reaches the renderer as the bytes that came).
+ * (`JoinBodyChecker`, fed by the transport while the answer arrives: one pass checks they are objects of
+ * valid JSON values and counts them; nothing is parsed into objects or copied, and no offsets are kept, so a
+ * million-row answer costs one scan and reaches the renderer, which reads them, as the bytes that came).
  */
 export function readJoinResponse(res: HttpResponse): Result<JoinResponse> {
   const shape = (at: string, message: string) =>
     fail('unclassified', `gis.join: the provider's answer has an unexpected shape at ${at}: ${message}`, {
       status: res.status,
     })
-  let body: ReturnType<JoinBodyReader['finish']>
+  let body: ReturnType<JoinBodyChecker['finish']>
   try {
     // What the transport's reader read while the answer came, finished; or the whole answer read now.
-    const reader = res.reader instanceof JoinBodyReader ? res.reader : new JoinBodyReader()
+    const reader = res.reader instanceof JoinBodyChecker ? res.reader : new JoinBodyChecker()
     body = reader.finish(res.body)
   } catch (error) {
     if (!(error instanceof RowsShapeError)) throw error

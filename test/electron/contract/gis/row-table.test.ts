@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   cellText,
+  JoinBodyChecker,
   JoinBodyReader,
   readJoinBody,
   RowTable,
@@ -157,6 +158,17 @@ describe('readJoinBody', () => {
 })
 
 /** What reading a body gives: the envelope, rows and columns, or the error's message and place. */
+/** What a `JoinBodyChecker` gives: the envelope, the rows' bytes and count, or the error and its place. */
+function checked(read: () => ReturnType<JoinBodyChecker['finish']>): unknown {
+  try {
+    const { envelope, rows } = read()
+    return { envelope, text: new TextDecoder().decode(rows.bytes), length: rows.length }
+  } catch (error) {
+    if (!(error instanceof RowsShapeError)) throw error
+    return { error: error.message, at: error.at }
+  }
+}
+
 function outcome(read: () => ReturnType<typeof readJoinBody>): unknown {
   try {
     const { envelope, rows } = read()
@@ -214,6 +226,37 @@ describe('JoinBodyReader', () => {
           `${text} in pieces of ${step}`,
         ).toEqual(expected)
       }
+    }
+  })
+
+  it('checks and counts the rows as the reader reads them, the same bytes and errors, without their offsets', () => {
+    for (const whole of bodies) {
+      const text = new TextDecoder().decode(whole)
+      const expected = checked(() => readJoinBody(whole))
+      expect(
+        checked(() => new JoinBodyChecker().finish(whole)),
+        text,
+      ).toEqual(expected)
+      for (const step of [1, 7]) {
+        const checker = new JoinBodyChecker()
+        for (let n = step; n < whole.length; n += step) checker.feed(whole.subarray(0, n))
+        expect(
+          checked(() => checker.finish(whole)),
+          `${text} in pieces of ${step}`,
+        ).toEqual(expected)
+      }
+    }
+    // Many rows of one shape (read in one pass) and a departure far in.
+    const rows = Array.from({ length: 5000 }, (_, i) => `{"prop1":"${i}","prop2":"P${i}"}`)
+    for (const body of [
+      `{"code":"200","result":[${rows.join(',')}]}`,
+      `{"code":"200","result":[${rows.slice(0, 4000).join(',')},{"prop1":"x","prop2":3},${rows.slice(4000).join(',')}]}`,
+      `{"code":"200","result":[${rows.slice(0, 4000).join(',')},{"prop1":"x","prop2":"raw \u0001"},{"prop1":"bad \q"}]}`,
+    ]) {
+      const whole = bytes(body)
+      const checker = new JoinBodyChecker()
+      for (let n = 4096; n < whole.length; n += 4096) checker.feed(whole.subarray(0, n))
+      expect(checked(() => checker.finish(whole))).toEqual(checked(() => readJoinBody(whole)))
     }
   })
 
