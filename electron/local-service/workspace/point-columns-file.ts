@@ -156,7 +156,12 @@ export function decodePointColumns(
       if (c.kind === 'number') {
         const values = f64(c.values, count)
         const column = new Array<number | null>(count)
-        for (let i = 0; i < count; i++) column[i] = values[i]!
+        // A whole number in 32-bit range as an integer, as the FlatGeobuf reader gives an integer column's
+        // values: the array then holds small integers, not doubles boxed again at every read of a row.
+        for (let i = 0; i < count; i++) {
+          const v = values[i]!
+          column[i] = (v | 0) === v && (v !== 0 || 1 / v > 0) ? v | 0 : v
+        }
         if (nulls) for (let i = 0; i < count; i++) if (nulls[i] === 1) column[i] = null
         return column
       }
