@@ -59,6 +59,11 @@ function textOf(bytes: Uint8Array, start: number, end: number): string {
   return decoder.decode(bytes.subarray(start, end))
 }
 
+/** What `RowsReader.sameShape` found: the row read, a row of another shape, or the bytes ending inside it. */
+const READ = 0
+const OTHER_SHAPE = 1
+const CUT = 2
+
 /** What a byte is inside a string, for the one-pass row (`RowsReader.sameShape`). */
 const PLAIN = 0
 const END = 1
@@ -319,12 +324,19 @@ class RowsReader {
     return column
   }
 
-  /** One row: the object at the scanner's place (its "{"), leaving the scanner after its "}". */
-  row(s: Scanner): void {
+  /**
+   * One row: the object at the scanner's place (its "{"), leaving the scanner after its "}"; with
+   * `wholeOnly`, false and nothing read when the bytes end inside a row shaped like the one before (a reader
+   * fed while they arrive: no error made and thrown for the row every piece cuts).
+   */
+  row(s: Scanner, wholeOnly = false): boolean {
     const count = this.count
     const records = this.records
     if (count === this.capacity && records) this.grow()
-    if (this.sameShape(s)) return
+    const shape = this.sameShape(s)
+    if (shape === READ) return true
+    // A row the bytes cut, while they are still coming: read it whole when more have come.
+    if (shape === CUT && wholeOnly) return false
     s.p++ // {
     const at = `result.${count}`
     let members = 0
@@ -344,6 +356,7 @@ class RowsReader {
       }
     this.width = members
     this.count = count + 1
+    return true
   }
 
   /** How many members the last row had (its columns are `previous[0…width-1]`, in order). */
@@ -352,13 +365,14 @@ class RowsReader {
   /**
    * The common row, read in one pass: the previous row's names in its order, each written as it was, each
    * value a string without escapes or control characters, no space between the tokens (as services write
-   * rows). Then it is read here and true; anything else — and a row the bytes cut — is false with nothing
-   * read (the scanner where it was), and `row` reads it the general way, with its errors. What this writes
+   * rows). Then it is read here (READ); anything else is OTHER_SHAPE, or CUT when the bytes end inside a row
+   * of this shape so far, with nothing read (the scanner where it was), and `row` reads it the general way,
+   * with its errors. What this writes
    * before it gives up, `row` writes again the same (the same bytes at the same places).
    */
-  private sameShape(s: Scanner): boolean {
+  private sameShape(s: Scanner): number {
     const width = this.width
-    if (width === 0) return false
+    if (width === 0) return OTHER_SHAPE
     const b = s.b
     const end = s.end
     const count = this.count
@@ -371,21 +385,22 @@ class RowsReader {
       const raw = column.raw
       const n = raw.length
       // "name":"
-      if (p + n + 3 >= end || b[p] !== QUOTE || b[p + n + 1] !== QUOTE || b[p + n + 2] !== COLON) return false
-      if (b[p + n + 3] !== QUOTE) return false
-      for (let i = 0; i < n; i++) if (b[p + 1 + i] !== raw[i]) return false
+      if (p + n + 3 >= end) return CUT
+      if (b[p] !== QUOTE || b[p + n + 1] !== QUOTE || b[p + n + 2] !== COLON) return OTHER_SHAPE
+      if (b[p + n + 3] !== QUOTE) return OTHER_SHAPE
+      for (let i = 0; i < n; i++) if (b[p + 1 + i] !== raw[i]) return OTHER_SHAPE
       const start = p + n + 3
       p = start + 1
       // To the closing quote (a string's bytes are mostly plain: one look-up each).
       for (;;) {
-        if (p >= end) return false
+        if (p >= end) return CUT
         const kind = STRING_BYTE[b[p]!]!
         if (kind === PLAIN) {
           p++
           continue
         }
         if (kind === END) break
-        if (kind === ESCAPE) return false
+        if (kind === ESCAPE) return OTHER_SHAPE
         ascii = false
         p++
       }
@@ -395,16 +410,19 @@ class RowsReader {
         column.ends[count] = p
       }
       // Then "," and the next member, or the row's "}".
-      if (p >= end || b[p] !== (m + 1 < width ? COMMA : CLOSE_BRACE)) return false
+      if (p >= end) return CUT
+      if (b[p] !== (m + 1 < width ? COMMA : CLOSE_BRACE)) return OTHER_SHAPE
       p++
     }
     if (!ascii) s.ascii = false
     s.p = p
     this.count = count + 1
-    return true
+    return READ
   }
 
   table(bytes: Uint8Array, start: number, end: number, ascii: boolean): RowTable {
+    // Rows only checked keep no offsets: a table of their bytes and count, with nothing to shift.
+    if (!this.records) return RowTable.made(bytes, start, end, this.count, [], new Map(), ascii)
     return RowTable.made(bytes, start, end, this.count, this.columns, this.byKey, ascii)
   }
 }
@@ -635,7 +653,7 @@ export class RowsArrayReader {
           s.p++
           if (s.space() !== OPEN_BRACE) return
         }
-        rows.row(s)
+        if (!rows.row(s, true)) return
         this.at = s.p
         this.ascii &&= s.ascii
       }
