@@ -92,6 +92,28 @@ async function timeRuns(run: () => unknown): Promise<{ times: number[]; first: n
   return { times, first }
 }
 
+/**
+ * The ratio of two runs' medians, b's over a's, timed in turns (a, b, a, b, …) so that both see the same
+ * moments of the machine: after three untimed pairs, pairs until at least `RUNS` of them and twice
+ * `MIN_MS` have passed. Timed one after the other, a leg of 0.5 s each, a swing in the machine's speed
+ * between them moved the argument orders' ratio through HTTP from 0.59 to 1.27 in one evening's runs;
+ * in turns, the same service measured 0.94.
+ */
+async function ratioInTurns(a: () => unknown, b: () => unknown): Promise<number> {
+  const ta: number[] = []
+  const tb: number[] = []
+  const start = performance.now()
+  for (let i = -3; i < RUNS || performance.now() - start < 2 * MIN_MS; i++) {
+    let t = performance.now()
+    await a()
+    if (i >= 0) ta.push(performance.now() - t)
+    t = performance.now()
+    await b()
+    if (i >= 0) tb.push(performance.now() - t)
+  }
+  return median(tb) / median(ta)
+}
+
 const sameRows = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
 
 function pairKey(rows: Array<[number, number]>): string[] {
@@ -251,6 +273,8 @@ async function main() {
   generated = undefined
   // Engine only, in a function of its own: its tables are garbage before the HTTP and PostGIS legs, and a
   // collection between legs keeps either from timing this process's collection of the one before.
+  /** Reversed over forward, timed in turns (`ratioInTurns`), per reversed query. */
+  const orders: Record<string, { engine: number; http: number }> = {}
   const engine = await (async () => {
     const tables: Record<string, FeatureTable> = {}
     for (const name of Object.keys(counts)) {
@@ -260,11 +284,11 @@ async function main() {
     const geos = await loadGeos()
     const idOf = (t: FeatureTable, i: number) => t.features[i]!.properties.id as number
 
-    const engine: Record<string, { ms: number; rows: string[] }> = {}
+    const engine: Record<string, { ms: number; rows: string[]; run: () => void }> = {}
     for (const q of queries) {
       const source = tables[q.params.datasetSource]!
       let pairs = new PairList()
-      const { times } = await timeRuns(() => {
+      const run = () => {
         const ref = q.user
           ? tableFromFeatures('user geometry', [{ geometry: q.user, properties: {} } as DatasetFeature])
           : q.params.datasetRef
@@ -277,14 +301,21 @@ async function main() {
           refIsUserGeometry: !!q.user,
           rowCap: 10_000_000,
         }).pairs
-      })
+      }
+      const { times } = await timeRuns(run)
       if (flag('trace')) console.log(`engine ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
       const ref = q.user || !q.params.datasetRef ? undefined : tables[q.params.datasetRef]
       engine[q.name] = {
+        run,
         ms: median(times),
         rows: pairKey(pairs.toArray().map(([s, r]) => [idOf(source, s), ref && r >= 0 ? idOf(ref, r) : -1])),
       }
     }
+    for (const q of queries.filter((x) => x.reverseOf))
+      orders[q.name] = {
+        engine: await ratioInTurns(engine[q.reverseOf!]!.run, engine[q.name]!.run),
+        http: NaN,
+      }
     return engine
   })()
   settle()
@@ -293,6 +324,7 @@ async function main() {
   // The service in a process of its own, as the desktop app runs it (and as PostGIS runs beside the bench).
   const service = await serviceProcess(dir, { token: TOKEN, rowCap: 10_000_000 })
   const http: Record<string, { ms: number; rows: string[]; first: number }> = {}
+  const requests: Record<string, () => Promise<void>> = {}
   for (const q of queries) {
     const query = new URLSearchParams(Object.entries(q.params).map(([k, v]) => [k, String(v)]))
     const body = q.user
@@ -302,7 +334,7 @@ async function main() {
         })
       : undefined
     let answer: ReturnType<JoinBodyChecker['finish']> | undefined
-    const { times, first } = await timeRuns(async () => {
+    const request = async () => {
       const response = await fetch(`${service.urls.mgis_url}/query_apply/join?${query}`, {
         method: 'POST',
         headers: {
@@ -316,7 +348,9 @@ async function main() {
         throw new Error(`${q.name}: HTTP ${response.status} ${new TextDecoder().decode(bytes)}`)
       // Read as the app's core reads an answer: the envelope parsed, the rows checked and counted.
       answer = new JoinBodyChecker().finish(bytes)
-    })
+    }
+    requests[q.name] = request
+    const { times, first } = await timeRuns(request)
     // The last answer's rows (untimed): prop1 is the source id, prop2 (when selected) the reference id.
     const table = RowTable.read(answer!.rows.bytes)
     const sources = table.column('prop1')
@@ -325,6 +359,8 @@ async function main() {
     if (flag('trace')) console.log(`http ${q.name}: ${times.map((t) => t.toFixed(1)).join(' ')} ms`)
     http[q.name] = { ms: median(times), rows, first }
   }
+  for (const q of queries.filter((x) => x.reverseOf && requests[x.reverseOf]))
+    orders[q.name]!.http = await ratioInTurns(requests[q.reverseOf!]!, requests[q.name]!)
   await service.close()
   settle()
 
@@ -420,7 +456,7 @@ async function main() {
       sameRows(swapped, http[forward]!.rows) && sameRows(http[forward]!.rows, engine[forward]!.rows)
     allSame &&= same
     console.log(
-      `argument orders of "${forward}": ${same ? 'identical rows' : 'DIFFERENT ROWS'}; reversed/forward engine ${(engine[q.name]!.ms / engine[forward]!.ms).toFixed(2)}, http ${(http[q.name]!.ms / http[forward]!.ms).toFixed(2)}`,
+      `argument orders of "${forward}": ${same ? 'identical rows' : 'DIFFERENT ROWS'}; reversed/forward, timed in turns: engine ${orders[q.name]!.engine.toFixed(2)}, http ${orders[q.name]!.http.toFixed(2)} (legs above: ${(engine[q.name]!.ms / engine[forward]!.ms).toFixed(2)}, ${(http[q.name]!.ms / http[forward]!.ms).toFixed(2)})`,
     )
   }
   console.log(
