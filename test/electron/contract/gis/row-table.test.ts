@@ -251,7 +251,7 @@ describe('JoinBodyReader', () => {
     for (const body of [
       `{"code":"200","result":[${rows.join(',')}]}`,
       `{"code":"200","result":[${rows.slice(0, 4000).join(',')},{"prop1":"x","prop2":3},${rows.slice(4000).join(',')}]}`,
-      `{"code":"200","result":[${rows.slice(0, 4000).join(',')},{"prop1":"x","prop2":"raw \u0001"},{"prop1":"bad \q"}]}`,
+      `{"code":"200","result":[${rows.slice(0, 4000).join(',')},{"prop1":"x","prop2":"raw \u0001"},{"prop1":"bad \\q"}]}`,
     ]) {
       const whole = bytes(body)
       const checker = new JoinBodyChecker()
