@@ -128,11 +128,10 @@ function decodeDataset(
   let points = columns && decodePointColumns(columns.bytes, { ...manifest, data: columns.data })
   const readFrom = points ? 'columns' : 'data'
   try {
+    // The data file, when the columns file did not answer.
     const read = points ? undefined : readData()
-    if (!read) {
-      // Read from the columns file.
-    } else if (read.points) points = read.points
-    else {
+    if (read?.points) points = read.points
+    else if (read) {
       const bad = read.features.findIndex((f) => f.problem)
       if (bad >= 0) throw new Error(`feature ${bad}: ${read.features[bad]!.problem}`)
       features = read.features
@@ -193,8 +192,13 @@ function readDataSync(file: string): TableRead {
  * `data.fgb` gives; undefined for any other file (or fields that are not numbers and texts).
  */
 function pointColumnsOf(data: Uint8Array, stamp: DataFileStamp): Uint8Array | undefined {
-  const read = readFlatGeobufTable(data)
-  return read.points ? encodePointColumns(read.points, stamp) : undefined
+  try {
+    const read = readFlatGeobufTable(data)
+    return read.points ? encodePointColumns(read.points, stamp) : undefined
+  } catch {
+    // Only a cache: the dataset is written without it (and reading `data.fgb` will say what is wrong).
+    return undefined
+  }
 }
 
 /** A dataset written but not yet visible: its staging folder and manifest. */
@@ -217,7 +221,8 @@ function stagingName(name: string): string {
  * The dataset folder: `datasets/<name>/` holding `manifest.json`, `data.fgb` (FlatGeobuf, WGS84),
  * `index.flatbush` (the packed R-tree over the features, same order) and, for a dataset of points,
  * `columns.bin` (the points as the reader decodes them, read back without decoding: a cache of `data.fgb`,
- * which stays the dataset). A dataset appears whole or not at all: it is written in `.staging/` and renamed into place, which fails if the name is taken.
+ * which stays the dataset). A dataset appears whole or not at all: it is written in `.staging/` and renamed
+ * into place, which fails if the name is taken.
  */
 export class Workspace {
   constructor(readonly dir: string) {}
