@@ -283,7 +283,6 @@ class RowsReader {
   }
 
   private grow(): void {
-    if (!this.records) return
     this.capacity *= 2
     for (const c of this.columns) {
       const starts = new Uint32Array(this.capacity)
@@ -367,8 +366,8 @@ class RowsReader {
    * value a string without escapes or control characters, no space between the tokens (as services write
    * rows). Then it is read here (READ); anything else is OTHER_SHAPE, or CUT when the bytes end inside a row
    * of this shape so far, with nothing read (the scanner where it was), and `row` reads it the general way,
-   * with its errors. What this writes
-   * before it gives up, `row` writes again the same (the same bytes at the same places).
+   * with its errors. What this writes before it gives up, `row` writes again the same (the same bytes at
+   * the same places).
    */
   private sameShape(s: Scanner): number {
     const width = this.width

@@ -1,6 +1,6 @@
 import type { FieldInfo } from './features'
 import { PointColumns, type PointColumn } from './point-columns'
-import { TextColumn } from './text-column'
+import { TextColumn, textFlags } from './text-column'
 
 /**
  * `columns.bin`, beside a point dataset's `data.fgb`: the same points as `PointColumns` hold them once the
@@ -175,18 +175,7 @@ export function decodePointColumns(
       for (let i = 0; i < count; i++) if (offsets[i + 1]! < offsets[i]!) throw new Error('offsets going back')
       // Whether the texts are plain or ASCII is read from their bytes, not taken from the file: the rows'
       // writer quotes plain texts without looking at them.
-      let plain = true
-      let ascii = true
-      for (let i = 0; i < texts.length; i++) {
-        const b = texts[i]!
-        if (b < 0x20 || b > 0x7e || b === 0x22 || b === 0x5c) {
-          plain = false
-          if (b >= 0x80) {
-            ascii = false
-            break
-          }
-        }
-      }
+      const { plain, ascii } = textFlags(texts)
       return new TextColumn(texts, offsets, nulls, plain, ascii)
     })
     return new PointColumns(xs, ys, header.fields, columns)

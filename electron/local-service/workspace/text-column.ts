@@ -158,6 +158,18 @@ function utf16Length(bytes: Uint8Array, start: number, end: number): number {
 
 const plainByte = (c: number): boolean => c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c
 
+/** Whether texts' bytes are all plain (`TextColumn.plain`) and all ASCII (`TextColumn.ascii`), read from them. */
+export function textFlags(bytes: Uint8Array): { plain: boolean; ascii: boolean } {
+  let plain = true
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!
+    if (plainByte(c)) continue
+    plain = false
+    if (c >= 0x80) return { plain, ascii: false }
+  }
+  return { plain, ascii: true }
+}
+
 const textDecoder = new TextDecoder()
 const char = String.fromCharCode
 

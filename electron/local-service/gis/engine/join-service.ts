@@ -60,9 +60,9 @@ const cache = new ByteLruCache<string, { created: string; table: FeatureTable }>
  * exact tests read (`FlatGeometries`, of features other than points: 16 B a position, 4 B a ring or
  * part, 5 B a feature); and the spatial index (its bytes).
  * Read back and measured: 226 B a point with an id (estimate 232), 1,042 B a 10-vertex polygon (1,040
- * without the flat copy), 14,942 B a 200-vertex one (14,792). (It was a flat ×1.5 over 64 B a position and key, 576 B a point
- * with two fields: a million points counted 576 MB against the 512 MiB budget and were read again for
- * every join, though V8 held 250 MB of them.)
+ * without the flat copy), 14,942 B a 200-vertex one (14,792). (It was a flat ×1.5 over 64 B a position and
+ * key, 576 B a point with two fields: a million points counted 576 MB against the 512 MiB budget and were
+ * read again for every join, though V8 held 250 MB of them.)
  */
 export function estimateTableBytes(
   features: readonly DatasetFeature[] | PointColumns,
@@ -101,8 +101,8 @@ export function estimateTableBytes(
     if (g.type === 'GeometryCollection')
       for (const part of g.geometries) walk((part as { coordinates?: unknown }).coordinates)
     else walk(g.coordinates)
-    // GEOS's copy, and the flat one.
-    bytes += 200 + 24 * (positions - before) + 5 + 16 * (positions - before) + 4 * (arrays - arraysBefore)
+    // GEOS's copy (200 B + 24 B a position), and the flat one (5 B + 16 B a position + 4 B a ring or part).
+    bytes += 205 + 40 * (positions - before) + 4 * (arrays - arraysBefore)
   }
   return bytes + positions * 72 + arrays * 80 + (index ? index.data.byteLength : features.length * 40)
 }
