@@ -14,7 +14,13 @@ import type { Redactor } from './http/redactor'
 import type { TransportOptions } from './http/transport'
 import type { Credentials } from './secrets/credentials'
 import type { SettingsStore } from './settings/settings-store'
-import type { CallContext } from './dispatch'
+import type { PartTap } from '../contract/frames'
+
+/** What a host gives a call besides its request. */
+export interface CallContext {
+  /** Where a part of the answer may go while it arrives (the browser host: a join's rows, to the page). */
+  tap?: PartTap
+}
 
 /**
  * A handler receives the already-validated request (and what the host gave the call besides) and returns

@@ -1,14 +1,10 @@
 import { fail, isOperationName, ok, operations, validationFailure, type Result } from '../contract'
 import { GeoFailure } from './geo-failure'
-import type { Handlers } from './area'
+import type { CallContext, Handlers } from './area'
 import type { Redactor } from './http/redactor'
-import type { PartTap } from '../contract/frames'
 
 /** What a host may give a call besides its request. */
-export interface CallContext {
-  /** Where a part of the answer may go while it arrives (the browser host: a join's rows, to the page). */
-  tap?: PartTap
-}
+export type { CallContext }
 
 /**
  * The one guarded entry every host calls: rejects unknown operations, validates the request against

@@ -1,7 +1,6 @@
 import type { Result } from '../../contract'
 import type { InterfaceTable } from '../../contract/operation'
 import { GeoFailure } from '../geo-failure'
-import type { Client } from './create-client'
 
 /** What a caller (the CLI's `call`, a script) gives an interface operation beyond the client. */
 export interface CallInput {
@@ -16,10 +15,19 @@ export interface CallInput {
   signal?: AbortSignal
 }
 
-export type Call = (client: Client, input: CallInput) => Promise<Result<unknown>>
+/**
+ * One operation's call over a client: `C` is the part of the client it needs (an area's calls take only their
+ * own area's client, so an area never imports the client that assembles every area).
+ */
+export type Call<C = unknown> = (client: C, input: CallInput) => Promise<Result<unknown>>
 
 /** An area's calls: one per operation of its interface table, and no other. */
-export type CallTable<T extends InterfaceTable> = { readonly [K in keyof T]: Call }
+export type CallTable<T extends InterfaceTable, C> = { readonly [K in keyof T]: Call<C> }
+
+/** What every call may be given: a signal to cancel it. */
+export interface CallOptions {
+  signal?: AbortSignal
+}
 
 /** Refuse parameters an operation without any was given, naming the first. */
 export function noParams(operation: string, input: CallInput, what = 'takes no parameters'): void {

@@ -25,8 +25,7 @@ import {
   type CallSpec,
   type ClientContext,
 } from './execute'
-import type { CallOptions } from './places'
-import { noParams, type CallTable } from './call-input'
+import { noParams, type CallOptions, type CallTable } from './call-input'
 import type { gisInterface } from '../../contract/gis/operations'
 
 /** §4.5 join and §4.6 dataset list; bearer token of the spatial-analytics group. */
@@ -271,4 +270,4 @@ export const gisCalls = {
     return client.gis.layers({ signal: input.signal })
   },
   'gis.join': (client, { params, body, signal }) => client.gis.join(params, body, { signal }),
-} satisfies CallTable<typeof gisInterface>
+} satisfies CallTable<typeof gisInterface, { gis: GisClient }>

@@ -13,12 +13,8 @@ import {
   type StandardizeResult,
 } from '../../contract/places/standardize'
 import { execute, parseWith, type ClientContext, type Query } from './execute'
-import type { CallTable } from './call-input'
+import type { CallOptions, CallTable } from './call-input'
 import type { placesInterface } from '../../contract/places/operations'
-
-export interface CallOptions {
-  signal?: AbortSignal
-}
 
 /** §4.1 and §4.2: address standardization and autosuggest, bearer token of the places group. */
 export function placesClient(ctx: ClientContext) {
@@ -87,4 +83,4 @@ export type PlacesClient = ReturnType<typeof placesClient>
 export const placesCalls = {
   'places.standardize': (client, { params, signal }) => client.places.standardize(params, { signal }),
   'places.autosuggest': (client, { params, signal }) => client.places.autosuggest(params, { signal }),
-} satisfies CallTable<typeof placesInterface>
+} satisfies CallTable<typeof placesInterface, { places: PlacesClient }>

@@ -8,8 +8,7 @@ import {
 } from '../../contract/routing/matrix'
 import type { HttpResponse } from '../http/transport'
 import { execute, parseWith, type ClientContext, type Query } from './execute'
-import type { CallOptions } from './places'
-import type { CallTable } from './call-input'
+import type { CallOptions, CallTable } from './call-input'
 import type { routingInterface } from '../../contract/routing/operations'
 
 /** results.code values that describe the request, not the route: a validation problem. */
@@ -93,4 +92,4 @@ export type RoutingClient = ReturnType<typeof routingClient>
 export const routingCalls = {
   'routing.matrix': (client, { params, signal }) => client.routing.matrix(params, { signal }),
   'routing.predictive': (client, { params, signal }) => client.routing.predictive(params, { signal }),
-} satisfies CallTable<typeof routingInterface>
+} satisfies CallTable<typeof routingInterface, { routing: RoutingClient }>

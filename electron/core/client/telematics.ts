@@ -29,8 +29,7 @@ import {
   type ClientContext,
   type Query,
 } from './execute'
-import type { CallOptions } from './places'
-import { noParams, type CallTable } from './call-input'
+import { noParams, type CallOptions, type CallTable } from './call-input'
 import type { telematicsInterface } from '../../contract/telematics/operations'
 import { GeoFailure } from '../geo-failure'
 
@@ -326,4 +325,4 @@ export const telematicsCalls = {
       { contentType, confirm: confirm === true, signal },
     )
   },
-} satisfies CallTable<typeof telematicsInterface>
+} satisfies CallTable<typeof telematicsInterface, { telematics: TelematicsClient }>

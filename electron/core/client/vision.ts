@@ -9,8 +9,7 @@ import {
   type ImageType,
 } from '../../contract/vision/blur-plates'
 import { execute, providerHint, type ClientContext } from './execute'
-import type { CallOptions } from './places'
-import { noParams, type CallTable } from './call-input'
+import { noParams, type CallOptions, type CallTable } from './call-input'
 import type { visionInterface } from '../../contract/vision/operations'
 import { GeoFailure } from '../geo-failure'
 
@@ -79,4 +78,4 @@ export const visionCalls = {
       })
     return client.vision.blurPlates(input.file, { signal: input.signal })
   },
-} satisfies CallTable<typeof visionInterface>
+} satisfies CallTable<typeof visionInterface, { vision: VisionClient }>

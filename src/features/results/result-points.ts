@@ -2,7 +2,12 @@ import type { RowTable } from '@contract/gis/row-table'
 import type { LonLatBox } from '../../geo/extent'
 import { detectGeometry } from '../../geo/geometry-value'
 import type { ResultsSummary } from '../../geo/results-summary'
-import type { RowSet } from './results-store'
+
+/** Which rows of the result are shown, by index: `has(i)` and how many. */
+export interface RowSet {
+  has(index: number): boolean
+  readonly size: number
+}
 
 /**
  * A result column of 2-D point WKT (`POINT (lon lat)`, what the local service writes for a point geometry)

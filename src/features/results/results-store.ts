@@ -3,7 +3,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { JoinRun } from '@contract/index'
 import { detectGeometry, findGeometryKey } from '../../geo/geometry-value'
-import { pointColumn, summarizePoints } from './result-points'
+import { pointColumn, summarizePoints, type RowSet } from './result-points'
 import { pointsReadOnArrival, readRows } from './rows-on-arrival'
 import { summarizeGeometries } from '../../geo/results-summary'
 import type { JoinRequestInput } from '../join/join-run-store'
@@ -14,12 +14,6 @@ import { TableQueryClient } from './table-query-client'
 export const LARGE_RESULT_ROWS = 20_000
 /** The filter of a large result applies this long after the last keystroke. */
 export const FILTER_DEBOUNCE_MS = 250
-
-/** Which rows of the result are shown, by index: `has(i)` and how many. */
-export interface RowSet {
-  has(index: number): boolean
-  readonly size: number
-}
 
 /** A row of the table: the result's strings plus its index in the result (`__i`). */
 export type ResultRow = Record<string, string> & { __i: string }
