@@ -19,7 +19,7 @@ function flag(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback
 }
 
-/** `src/features/fleet/device-layers.ts`: how the renderer draws the devices (`canvas` or `webgl`). */
+/** `src/features/telematics/device-layers.ts`: how the renderer draws the devices (`canvas` or `webgl`). */
 const FLEET_RENDERER_KEY = 'geo-analyst.fleetRenderer'
 type FleetRenderer = 'canvas' | 'image' | 'webgl'
 

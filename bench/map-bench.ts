@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
-/** `src/features/datasets/dataset-renderer.ts`: how the renderer draws a shown dataset. */
+/** `src/features/gis/datasets/dataset-renderer.ts`: how the renderer draws a shown dataset. */
 const DATASET_RENDERER_KEY = 'geo-analyst.datasetRenderer'
 import { Workspace } from '../electron/local-service/workspace/workspace'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHost } from '../test/support/app'

@@ -22,7 +22,7 @@ import {
   type ImportFileRef,
   type Result,
 } from '@contract/index'
-import { rowsPartReader } from './features/results/rows-on-arrival'
+import { rowsPartReader } from './features/gis/results/rows-on-arrival'
 
 declare global {
   interface Window {

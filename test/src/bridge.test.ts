@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { encodeFrames, FRAMES_CONTENT_TYPE, FRAMES_LEAD_HEADER, framesEnd } from '@contract/frames'
-import { readRows, rowsPartReader } from '../../src/features/results/rows-on-arrival'
+import { readRows, rowsPartReader } from '../../src/features/gis/results/rows-on-arrival'
 import { ok } from '@contract/index'
 import { createHttpGeoApi, createHttpGeoFiles } from '../../src/bridge'
 

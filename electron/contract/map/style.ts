@@ -2,8 +2,8 @@ import { z } from 'zod'
 
 /**
  * A layer's symbology as it is kept (layers store, project files): plain data, no colour library and no
- * OpenLayers object. The renderer draws it (`src/features/layers/ol-style.ts`) and describes it in the
- * legend (`src/features/layers/symbology.ts`); the palettes' colours come from d3-scale-chromatic there.
+ * OpenLayers object. The renderer draws it (`src/features/map/layers/ol-style.ts`) and describes it in the
+ * legend (`src/features/map/layers/symbology.ts`); the palettes' colours come from d3-scale-chromatic there.
  */
 
 export const hexColourSchema = z

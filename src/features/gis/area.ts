@@ -20,32 +20,32 @@ export default defineArea({
     {
       id: GIS_PANELS.datasets,
       title: 'Datasets',
-      component: lazyPanel(() => import('../datasets/DatasetsPanel.vue')),
+      component: lazyPanel(() => import('./datasets/DatasetsPanel.vue')),
     },
     {
       id: GIS_PANELS.join,
       title: 'Spatial join',
-      component: lazyPanel(() => import('../join/JoinComposer.vue')),
+      component: lazyPanel(() => import('./composer/JoinComposer.vue')),
     },
   ],
   bottomPanels: [
     {
       id: GIS_PANELS.results,
       title: 'Results',
-      component: lazyPanel(() => import('../results/ResultsPanel.vue')),
+      component: lazyPanel(() => import('./results/ResultsPanel.vue')),
     },
     {
       id: GIS_PANELS.history,
       title: 'Run history',
-      component: lazyPanel(() => import('../history/RunHistory.vue')),
+      component: lazyPanel(() => import('./history/RunHistory.vue')),
     },
   ],
   mapLayers: [
-    { id: 'gis.datasets', component: lazyMapPart(() => import('../datasets/DatasetLayers.vue')) },
-    { id: 'gis.results', component: lazyMapPart(() => import('../results/ResultsLayer.vue')) },
-    { id: 'gis.drawings', component: lazyMapPart(() => import('../draw/DrawingLayer.vue')) },
+    { id: 'gis.datasets', component: lazyMapPart(() => import('./datasets/DatasetLayers.vue')) },
+    { id: 'gis.results', component: lazyMapPart(() => import('./results/ResultsLayer.vue')) },
+    { id: 'gis.drawings', component: lazyMapPart(() => import('./draw/DrawingLayer.vue')) },
   ],
-  mapControls: [{ id: 'gis.draw', component: lazyMapPart(() => import('../draw/DrawToolbar.vue')) }],
+  mapControls: [{ id: 'gis.draw', component: lazyMapPart(() => import('./draw/DrawToolbar.vue')) }],
   commands: [
     {
       id: 'gis.zoomToResults',

@@ -13,7 +13,7 @@ import {
   type SecretsStatus,
   type SettingsView,
 } from '@contract/index'
-import { useMapStore } from '../map/map-store'
+import { useMapStore } from '../map/view/map-store'
 
 /**
  * Profiles, the active profile, preferences and the credentials' status, as the host reports them.

@@ -1,4 +1,4 @@
-import { useMapStore } from '../map/map-store'
+import { useMapStore } from '../map/view/map-store'
 import type { Shell } from './shell'
 import { useShellStore } from './shell-store'
 

@@ -1,7 +1,7 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import * as bridge from '../../../../src/bridge'
-import { useMapStore } from '../../../../src/features/map/map-store'
+import { useMapStore } from '../../../../src/features/map/view/map-store'
 import { SESSION_MEMORY_WARNING, useSettingsStore } from '../../../../src/features/settings/settings-store'
 import { DEFAULT_XYZ_URL, geoError } from '@contract/index'
 import type { FakeGeo } from '../../support/fake-geo'
