@@ -92,10 +92,14 @@ export async function readBodyBytes(req: IncomingMessage, limit: number): Promis
   return Buffer.concat(chunks)
 }
 
-/** The body as JSON; undefined when empty; 400 naming the position when malformed. */
+/**
+ * The body as JSON; undefined when empty; 400 naming the position when malformed. A leading byte order mark
+ * is not part of the JSON (RFC 8259 §8.1 lets a parser ignore it): a file saved by Windows Notepad and sent
+ * as it is (`curl --data-binary @file.geojson`) reads as the JSON it holds.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type']
-  const text = await readBody(req, limit)
+  const text = (await readBody(req, limit)).replace(/^\uFEFF/, '')
   if (text.trim() === '') return undefined
   if (type && !/^application\/(geo\+)?json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
     throw new HttpError(415, `the body must be application/json, not ${type}`)

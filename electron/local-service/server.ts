@@ -6,6 +6,7 @@ import type { Entitlements } from './auth'
 import { WorkerPool, type PoolOptions } from './pool/worker-pool'
 import { createRouter, type GroupPrefix } from './router'
 import type { AreaInstance, LocalArea, ServiceContext } from './service-context'
+import { sweepStoppedThread } from './workspace/sweep'
 import { Workspace } from './workspace/workspace'
 
 /** The loopback paths of the six base placeholders (architecture page, "Local service"). */
@@ -55,7 +56,18 @@ export interface LocalServer {
 
 /** The local service's HTTP server: every area started, their routes behind one router, one worker pool. */
 export async function createLocalServer(options: ServerOptions): Promise<LocalServer> {
-  const pool = new WorkerPool(options.pool)
+  // A worker stopped inside a write (its saving join's client went away, a crash) leaves a staging
+  // folder nothing will finish: remove it once the thread is gone.
+  const pool = new WorkerPool({
+    ...options.pool,
+    onWorkerExit: async (threadId) => {
+      try {
+        await options.pool.onWorkerExit?.(threadId)
+      } finally {
+        await sweepStoppedThread(options.workspaceDir, threadId)
+      }
+    },
+  })
   const ctx: ServiceContext = {
     workspaceDir: options.workspaceDir,
     workspace: new Workspace(options.workspaceDir),

@@ -49,6 +49,12 @@ export interface PoolOptions {
   workerUrl?: URL
   /** Heap limits of each worker (e.g. the import pool's memory budget); past them V8 stops that worker. */
   resourceLimits?: ResourceLimits
+  /**
+   * Called once a worker thread has stopped, however it stopped (retired, terminated because its caller
+   * went away, crashed, or the pool closed), with its thread id: to clean up what a job left half-written.
+   * `close` waits for it; what it throws is ignored.
+   */
+  onWorkerExit?: (threadId: number) => Promise<unknown> | void
 }
 
 export interface RunOptions {
@@ -105,6 +111,10 @@ export class WorkerPool {
   private readonly maxQueue: number
   private readonly smallWeight: number
   private readonly maxWorkerBytes: number
+  /** Every worker not yet exited, retired ones included (`close` waits for them all). */
+  private readonly running = new Set<Worker>()
+  /** The `onWorkerExit` calls not yet settled (`close` waits for them). */
+  private readonly exiting = new Set<Promise<void>>()
   /** Recent job durations (ms), for the Retry-After estimate. */
   private readonly durations: number[] = []
   /** What the pool did, for benchmarks and tests. */
@@ -183,6 +193,23 @@ export class WorkerPool {
     const worker = spawnWorker(this.options.workerUrl, this.options.resourceLimits)
     this.stats.spawned++
     const slot: Slot = { worker, extra }
+    this.running.add(worker)
+    // The id is read now: a worker that has exited reports -1.
+    const threadId = worker.threadId
+    const onWorkerExit = this.options.onWorkerExit
+    worker.once('exit', () => {
+      this.running.delete(worker)
+      if (onWorkerExit) {
+        const done: Promise<void> = Promise.resolve()
+          .then(() => onWorkerExit(threadId))
+          .then(
+            () => undefined,
+            () => undefined,
+          )
+          .finally(() => this.exiting.delete(done))
+        this.exiting.add(done)
+      }
+    })
     worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message))
     worker.on('error', (error) => this.onExit(slot, error))
     worker.on('exit', () => this.onExit(slot, new Error('the worker stopped')))
@@ -290,6 +317,9 @@ export class WorkerPool {
     for (const p of this.queue.splice(0)) p.reject(stopping)
     const slots = this.slots.splice(0)
     for (const s of slots) s.job?.reject(stopping)
-    await Promise.all(slots.map((s) => s.worker.terminate()))
+    // Retired workers still stopping too: terminate settles once the worker has exited, after the
+    // 'exit' listener above queued its exit work.
+    await Promise.all([...this.running].map((worker) => worker.terminate()))
+    await Promise.all([...this.exiting])
   }
 }

@@ -36,7 +36,12 @@ export function isLeftover(pid: number | undefined, mtimeMs: number, now = Date.
   return now - mtimeMs > FOREIGN_PID_AGE_MS
 }
 
-async function sweepFolder(dir: string, pattern: RegExp): Promise<string[]> {
+async function sweepFolder(
+  dir: string,
+  pattern: RegExp,
+  leftover: (match: RegExpExecArray, mtimeMs: number) => boolean = (match, mtimeMs) =>
+    isLeftover(match[1] === undefined ? undefined : Number(match[1]), mtimeMs),
+): Promise<string[]> {
   let names: string[]
   try {
     names = await fs.readdir(dir)
@@ -51,7 +56,7 @@ async function sweepFolder(dir: string, pattern: RegExp): Promise<string[]> {
     try {
       const stat = await fs.lstat(full)
       if (!stat.isDirectory()) continue
-      if (!isLeftover(match[1] === undefined ? undefined : Number(match[1]), stat.mtimeMs)) continue
+      if (!leftover(match, stat.mtimeMs)) continue
       await fs.rm(full, { recursive: true, force: true })
       removed.push(full)
     } catch {
@@ -77,4 +82,18 @@ export async function sweepLeftovers(options: {
   }
   if (options.tempDir) removed.push(...(await sweepFolder(options.tempDir, UPLOAD_ENTRY)))
   return removed
+}
+
+/**
+ * A worker thread of this process has stopped (retired, crashed, or terminated inside a write because its
+ * client went away): remove the staging folders it named in the workspace, which nothing will finish now.
+ * Thread ids are never reused within a process, so no live thread's folder matches. Returns the paths
+ * removed.
+ */
+export async function sweepStoppedThread(workspaceDir: string, threadId: number): Promise<string[]> {
+  return sweepFolder(
+    path.join(workspaceDir, STAGING),
+    STAGING_ENTRY,
+    (match) => Number(match[1]) === process.pid && Number(match[2]) === threadId,
+  )
 }

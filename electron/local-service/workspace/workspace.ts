@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, fstatSync, openSync, promises as fs, readFileSync, readSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { threadId } from 'node:worker_threads'
 import Flatbush from 'flatbush'
 import { NEW_DATASET_NAME_MESSAGE, NEW_DATASET_NAME_RULE } from '../../contract/gis/join-params'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
@@ -208,13 +209,15 @@ export interface StagedDataset {
 }
 
 /**
- * Staging folders are `<name>.<pid>.<random>`: the process id lets a start-up sweep tell a folder left by
- * a process that died (kill -9, power loss) from one a live process is still writing.
+ * Staging folders are `<name>.<pid>.<thread>.<random>`: the process id lets a start-up sweep tell a folder
+ * left by a process that died (kill -9, power loss) from one a live process is still writing; the thread id
+ * which of a live process's folders a worker thread that stopped mid-write left (older builds: no thread,
+ * or neither).
  */
-export const STAGING_ENTRY = /^[A-Za-z][A-Za-z0-9_-]{0,62}\.(?:(\d+)\.)?[0-9a-f]{12}$/
+export const STAGING_ENTRY = /^[A-Za-z][A-Za-z0-9_-]{0,62}\.(?:(\d+)\.(?:(\d+)\.)?)?[0-9a-f]{12}$/
 
 function stagingName(name: string): string {
-  return `${name}.${process.pid}.${randomBytes(6).toString('hex')}`
+  return `${name}.${process.pid}.${threadId}.${randomBytes(6).toString('hex')}`
 }
 
 /**

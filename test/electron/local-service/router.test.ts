@@ -9,7 +9,7 @@ import {
   type Route,
 } from '../../../electron/local-service/router'
 import { GROUP_PREFIXES } from '../../../electron/local-service/server'
-import { feature, runService, square, TOKEN, type Running } from './helpers'
+import { feature, runService, square, TOKEN, userGeometry, type Running } from './helpers'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
@@ -103,10 +103,109 @@ describe('the local service router', () => {
     expect(((await outside.json()) as { message: string }).message).toMatch('/atlas')
   })
 
+  it('reads a JSON body that starts with a UTF-8 byte order mark as the JSON it holds', async () => {
+    // A user geometry saved by Windows Notepad and sent as it is (curl --data-binary @area.geojson).
+    const geojson = JSON.stringify(userGeometry(square(-1, -1, 2, 2)))
+    const query = new URLSearchParams({
+      queryType: 'spatialOperation',
+      datasetSource: 'squares',
+      operator: 'Intersects',
+      sourceProperty: 'geom',
+      userGeom: 'true',
+      selectionParamSource: 'name',
+    })
+    const send = (body: Buffer) =>
+      fetch(`${base()}/mgis/query_apply/join?${query}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: new Blob([new Uint8Array(body)]),
+      })
+    const plain = await send(Buffer.from(geojson))
+    expect(plain.status).toBe(200)
+    const withBom = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(geojson)]))
+    expect(withBom.status).toBe(200)
+    expect(await withBom.json()).toEqual(await plain.json())
+  }, 60_000)
+
   it('405 with Allow for a known path and another method', async () => {
     const r = await fetch(`${base()}/mgis/v2/getLayersList`, { method: 'DELETE', headers: auth })
     expect(r.status).toBe(405)
     expect(r.headers.get('allow')).toBe('GET')
+  })
+})
+
+/** Every byte of a text as a %XX escape, the way a client that encodes everything sends it. */
+const encodeAll = (text: string) =>
+  [...Buffer.from(text)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+
+describe('percent-encoded paths, every group, through real HTTP', () => {
+  // A licence key with characters a client must encode in a path segment, and a `%41` that must stay
+  // `%41`: decoded once, not twice.
+  const licenceKey = 'k3y/with space+ü%41;,'
+  let svc: Running
+  beforeAll(async () => {
+    svc = await runService({ squares: [feature(square(0, 0, 1, 1), { name: 'a' })] }, { licenceKey })
+  })
+  afterAll(() => svc.stop())
+
+  const get = (path: string) =>
+    fetch(`http://127.0.0.1:${svc.service.port}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+
+  it('the distance matrix and the predictive matrix take the encoded licence key (routing)', async () => {
+    for (const path of [
+      `/advancedmaps/${encodeURIComponent(licenceKey)}/distance_matrix/driving/11.97,57.70;11.98,57.71`,
+      `/advancedmaps/${encodeAll(licenceKey)}/distance_matrix_eta/driving/11.97,57.70;11.98,57.71`,
+      `/advancedmaps/${encodeAll(licenceKey)}/distance_matrix_predictive/driving/11.97,57.70;11.98,57.71`,
+    ]) {
+      const response = await fetch(`http://127.0.0.1:${svc.service.port}${path}`)
+      expect(response.status, path).toBe(200)
+      expect(await response.text(), path).not.toContain('k3y')
+    }
+    // Decoded once: the key's own `%41` is not read as `A`, and the key decoded twice is wrong.
+    const twice = encodeURIComponent(decodeURIComponent(encodeURIComponent(licenceKey)).replace('%41', 'A'))
+    expect((await get(`/advancedmaps/${twice}/distance_matrix/driving/11.97,57.70;11.98,57.71`)).status).toBe(
+      401,
+    )
+    expect(
+      (await get(`/advancedmaps/${encodeURIComponent(licenceKey)}%ZZ/distance_matrix/driving/1,1;2,2`))
+        .status,
+    ).toBe(400)
+  }, 60_000)
+
+  it('the bearer groups answer an encoded path as the plain one (gis, places, telematics, vision)', async () => {
+    const pairs: Array<[plain: string, encoded: string]> = [
+      ['/mgis/v2/getLayersList', `/mgis/v2/${encodeAll('getLayersList')}`],
+      ['/local/datasets/squares/features', `/local/datasets/${encodeAll('squares')}/features`],
+      ['/atlas/api/places/search/json?query=goa', `/atlas/api/places/${encodeAll('search')}/json?query=goa`],
+    ]
+    for (const [plain, encoded] of pairs) {
+      const a = await get(plain)
+      const b = await get(encoded)
+      expect(a.status, plain).toBe(200)
+      expect(b.status, encoded).toBe(200)
+      expect(await b.text(), encoded).toBe(await a.text())
+    }
+    // The fleet moves between two requests: the same devices, not the same positions.
+    const devices = async (path: string) => {
+      const response = await get(path)
+      expect(response.status, path).toBe(200)
+      return ((await response.json()) as { data: Array<{ id: number }> }).data.map((d) => d.id)
+    }
+    expect(await devices(`/${encodeAll('telematics')}/${encodeAll('devices')}`)).toEqual(
+      await devices('/telematics/devices'),
+    )
+    // Vision takes a POST: the encoded path reaches the route, which names the missing file.
+    const blur = async (path: string) => {
+      const response = await fetch(`http://127.0.0.1:${svc.service.port}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: new FormData(),
+      })
+      return { status: response.status, body: await response.json() }
+    }
+    const plainBlur = await blur('/aiml/license_plate_blur_pano')
+    expect(plainBlur.status).toBe(400)
+    expect(await blur(`/aiml/${encodeAll('license_plate_blur_pano')}`)).toEqual(plainBlur)
   })
 })
 

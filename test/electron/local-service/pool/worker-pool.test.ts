@@ -135,6 +135,35 @@ describe('WorkerPool', () => {
     expect(second.threadId).not.toBe(first.threadId)
   })
 
+  it('reports each stopped worker’s thread id once it has exited, and close waits for that work', async () => {
+    const exited: number[] = []
+    let cleaning = 0
+    const { p, run } = pool({
+      workers: 1,
+      reservedForSmall: 0,
+      onWorkerExit: async (threadId) => {
+        cleaning++
+        // Exit work that takes a while (removing what a job left half-written).
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        exited.push(threadId)
+        cleaning--
+      },
+    })
+    // A job whose caller goes away: its worker is terminated, then reported.
+    const controller = new AbortController()
+    const cancelled = run('test.wait', { ms: LONG, tag: 'a' }, { weight: 1e9, signal: controller.signal })
+    const cancelledThread = (p as unknown as { slots: Array<{ worker: { threadId: number } }> }).slots[0]!
+      .worker.threadId
+    controller.abort()
+    await expect(cancelled).rejects.toBeInstanceOf(JobCancelled)
+    const next = await run('test.wait', { ms: 1, tag: 'b' })
+    expect(next.threadId).not.toBe(cancelledThread)
+    // The retired thread has been reported (or is being); the running one is reported by close, awaited.
+    await p.close()
+    expect(cleaning).toBe(0)
+    expect(exited.sort()).toEqual([cancelledThread, next.threadId].sort())
+  })
+
   it('close rejects what is waiting and running', async () => {
     const { p, run } = pool({ workers: 1, reservedForSmall: 0 })
     const a = run('test.wait', { ms: LONG, tag: 'a' }, { weight: 1e9 }).catch((e: Error) => e)

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startLocalService } from '../../../../electron/local-service/index'
+import { sweepStoppedThread } from '../../../../electron/local-service/workspace/sweep'
 import { useTempDirs } from '../../../support/temp-dir'
 
 const tempDir = useTempDirs()
@@ -53,12 +54,14 @@ describe('leftovers of killed processes are swept at start-up', () => {
     const hour = 3600_000
     const sweptAway = [
       await leftover(path.join(staging, `roads.${dead}.0123456789ab`), 1000),
+      await leftover(path.join(staging, `lakes.${dead}.3.0123456789ab`), 1000), // written by a worker thread
       await leftover(path.join(staging, 'rivers.0123456789ab'), hour), // an older build's name: no pid
       await leftover(path.join(tmp, `geo-analyst-import-${dead}-Ab12Cd`), 1000),
       await leftover(path.join(tmp, `geo-analyst-upload-${dead}-Ef34Gh`), 1000), // a host's copy
     ]
     const kept = [
       await leftover(path.join(staging, `wells.${alive}.0123456789ab`), hour), // a live process's work
+      await leftover(path.join(staging, `farms.${alive}.4.0123456789ab`), hour), // a live process's worker
       await leftover(path.join(staging, 'notes'), hour), // not named as ours
       await leftover(path.join(staging, 'fresh.0123456789ab'), -60_000), // newer than this process
       await leftover(path.join(tmp, `geo-analyst-import-${alive}-Zz98Yy`), hour),
@@ -101,4 +104,27 @@ describe('leftovers of killed processes are swept at start-up', () => {
       child.kill('SIGKILL')
     }
   }, 120_000)
+})
+
+describe('a stopped worker thread’s staging folders', () => {
+  it('are removed, and only they: not another thread’s, another process’s, nor what is not ours', async () => {
+    const ws = tempDir()
+    const staging = path.join(ws, '.staging')
+    const me = process.pid
+    const gone = [
+      await leftover(path.join(staging, `roads.${me}.7.0123456789ab`), 0),
+      await leftover(path.join(staging, `rivers.${me}.7.ba9876543210`), 0),
+    ]
+    const kept = [
+      await leftover(path.join(staging, `roads.${me}.8.0123456789ab`), 0), // a live thread's save
+      await leftover(path.join(staging, `roads.${me}.0.0123456789ab`), 0), // the serving thread's import
+      await leftover(path.join(staging, `roads.${process.ppid}.7.0123456789ab`), 0), // another process's
+      await leftover(path.join(staging, `roads.${me}.0123456789ab`), 0), // no thread in the name
+      await leftover(path.join(staging, 'notes'), 0),
+    ]
+    const removed = await sweepStoppedThread(ws, 7)
+    expect(removed.sort()).toEqual([...gone].sort())
+    for (const p of gone) expect(existsSync(p), p).toBe(false)
+    for (const p of kept) expect(existsSync(p), p).toBe(true)
+  })
 })
