@@ -1,7 +1,7 @@
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
 import { resolve } from 'node:path'
-import { CSP_NONCE_PLACEHOLDER } from './electron/core/csp'
+import { CSP_NONCE_PLACEHOLDER, devServerCspNonce } from './electron/core/csp'
 
 const contract = resolve(__dirname, 'electron/contract')
 
@@ -32,7 +32,15 @@ export default defineConfig({
   },
   renderer: {
     root: 'src',
-    plugins: [vue()],
+    plugins: [
+      vue(),
+      // `npm run dev`: the dev server writes this run's nonce, which Electron's policy names (dev-server-policy.ts).
+      {
+        name: 'geo-dev-csp-nonce',
+        config: (_, { command }) =>
+          command === 'serve' ? { html: { cspNonce: devServerCspNonce() } } : undefined,
+      },
+    ],
     // Each host replaces the placeholder with a fresh nonce per response (electron/core/csp.ts).
     html: { cspNonce: CSP_NONCE_PLACEHOLDER },
     resolve: { alias: { '@contract': contract } },

@@ -1,3 +1,5 @@
+// First: no schema may be made before zod is told not to try `new Function` (the page's policy refuses it).
+import './zod-jitless'
 import { createPinia } from 'pinia'
 import { createApp } from 'vue'
 import 'ol/ol.css'

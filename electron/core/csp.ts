@@ -9,34 +9,34 @@ import { tileSources } from '../contract'
 export const CSP_NONCE_PLACEHOLDER = 'GEO_CSP_NONCE'
 
 export interface CspOptions {
-  /** The dev server while developing (hot reload): its scripts, socket and injected styles. */
+  /** The dev server while developing (hot reload): its scripts and socket. */
   devServerOrigin?: string
   /** XYZ tile templates of the settings: their hosts, and no others, may serve images (map tiles). */
   tileUrls?: readonly string[]
-  /** This response's nonce: style elements must carry it (no inline style without it). */
+  /** This response's nonce: style elements must carry it (no style element without it). */
   styleNonce?: string
 }
 
 /**
- * The Content-Security-Policy of the app's page, the same in Electron and in the browser host: only the
- * app's own scripts (no eval, no inline script); styles from the app's files and from style elements
- * carrying this response's nonce; images from the app and the configured tile servers only; no
+ * The Content-Security-Policy of the app's page, the same in Electron (built or on the dev server) and in
+ * the browser host: only the app's own scripts (no eval, no inline script); styles from the app's files
+ * and from style elements carrying this response's nonce, never `'unsafe-inline'` (the dev server's page
+ * gets one too: `electron/main/dev-server-policy.ts`); no `style="…"` attribute, whether in HTML or
+ * set with `setAttribute('style', …)` (`style-src-attr 'none'`: the style of an element set through the
+ * CSSOM — `el.style.x = …`, `cssText`, `setProperty`, as Vue's `:style` and OpenLayers do — is not
+ * governed by CSP and stays allowed); images from the app and the configured tile servers only; no
  * plugins, no framing, no foreign connections.
  */
 export function buildCsp(options: CspOptions = {}): string {
   const dev = options.devServerOrigin
   const connect = ["'self'", ...(dev ? [dev, dev.replace(/^http/, 'ws')] : [])].join(' ')
-  // The dev server injects styles without a nonce; a nonce would switch 'unsafe-inline' off, so none there.
-  const style = dev
-    ? "'self' 'unsafe-inline'"
-    : options.styleNonce
-      ? `'self' 'nonce-${options.styleNonce}'`
-      : "'self'"
+  const style = options.styleNonce ? `'self' 'nonce-${options.styleNonce}'` : "'self'"
   const tiles = [...new Set((options.tileUrls ?? []).flatMap(tileSources))]
   return [
     "default-src 'none'",
     `script-src 'self'${dev ? ` ${dev}` : ''}`,
     `style-src ${style}`,
+    "style-src-attr 'none'",
     ['img-src', "'self'", 'data:', 'blob:', ...tiles].join(' '),
     "font-src 'self' data:",
     `connect-src ${connect}`,
@@ -47,6 +47,20 @@ export function buildCsp(options: CspOptions = {}): string {
     "frame-ancestors 'none'",
     "frame-src 'none'",
   ].join('; ')
+}
+
+/**
+ * `npm run dev`: the environment variable that carries this run's style nonce from electron-vite (whose
+ * dev server writes it on the page, `devServerCspNonce`) to the Electron it starts (whose policy names it).
+ */
+export const DEV_CSP_NONCE_ENV = 'GEO_ANALYST_DEV_CSP_NONCE'
+
+/**
+ * The dev server's nonce for this `npm run dev`: made once, kept in the environment the Electron child
+ * inherits. The dev server writes the page itself, so its nonce is one per run rather than per response.
+ */
+export function devServerCspNonce(env: Record<string, string | undefined> = process.env): string {
+  return (env[DEV_CSP_NONCE_ENV] ??= newCspNonce())
 }
 
 /** A fresh nonce for one response of the page. */

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createCore } from '../core/app-core'
-import { buildCsp } from '../core/csp'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
 import { appProtocolHandler } from './app-protocol'
+import { devServerPolicy } from './dev-server-policy'
 import { ImportGrants } from './import-grants'
 import { forwardEvent, registerFileOffers, registerOperations } from './ipc'
 import { LocalServiceLauncher, type ServiceChild } from './local-service-launcher'
@@ -16,14 +16,14 @@ import {
   appOrigins,
   closeBeforeQuit,
   focusExisting,
-  guardWebContents,
+  guardEveryWebContents,
 } from './policy'
 import { ElectronSaveDialog } from './save-dialog'
 import { createAppWindow } from './window-factory'
 
 /**
  * The Electron main process, kept thin: every decision is a tested function of `policy.ts`,
- * `app-protocol.ts`, `import-grants.ts`, `ipc.ts` and `local-service-launcher.ts`.
+ * `app-protocol.ts`, `dev-server-policy.ts`, `import-grants.ts`, `ipc.ts` and `local-service-launcher.ts`.
  */
 const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined
 const origins = appOrigins(devServerUrl)
@@ -44,9 +44,15 @@ if (!app.requestSingleInstanceLock()) {
   ])
   app.on('second-instance', () => focusExisting(mainWindow))
   // Every web contents, including ones the window factory did not make.
-  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origins))
+  guardEveryWebContents(app, origins)
   app.on('window-all-closed', () => app.quit())
-  void app.whenReady().then(start)
+  void app
+    .whenReady()
+    .then(start)
+    .catch((error: Error) => {
+      console.error(`Geo Analyst did not start: ${error.message}`)
+      app.exit(1)
+    })
 }
 
 async function start(): Promise<void> {
@@ -97,12 +103,12 @@ async function start(): Promise<void> {
     allowPermission(permission, requestingOrigin, origins),
   )
   if (devServerUrl) {
-    const devServerOrigin = new URL(devServerUrl).origin
+    // The dev server's page gets the built page's policy: styles by this run's nonce, no 'unsafe-inline'.
+    const devServer = devServerPolicy({ devServerUrl, env: process.env, tileUrls })
     ses.webRequest.onHeadersReceived((details, callback) => {
-      void tileUrls().then((urls) => {
-        const csp = buildCsp({ devServerOrigin, tileUrls: urls })
-        callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
-      })
+      void devServer
+        .headers(details.url, details.responseHeaders)
+        .then((responseHeaders) => callback({ responseHeaders }))
     })
   }
 

@@ -60,9 +60,18 @@ export function isAppUrl(url: string, origins: readonly string[]): boolean {
   return origin !== null && origins.includes(origin)
 }
 
-/** `will-navigate` and `will-redirect`: only within the app's own origin. */
+/** `will-navigate`, `will-redirect` and `will-frame-navigate`: only within the app's own origin. */
 export function allowNavigation(url: string, origins: readonly string[]): boolean {
   return isAppUrl(url, origins)
+}
+
+/**
+ * Where a navigation event goes: the URL on the event (`will-frame-navigate` gives it there only), else
+ * the listener's second argument; '' (refused) when neither is a string.
+ */
+export function navigationTarget(event: { url?: unknown }, url?: unknown): string {
+  if (typeof event.url === 'string') return event.url
+  return typeof url === 'string' ? url : ''
 }
 
 /** `setWindowOpenHandler`: no new windows, ever. */
@@ -90,10 +99,23 @@ export function guardWebContents(contents: GuardableContents, origins: readonly 
   contents.setWindowOpenHandler(({ url }) => windowOpenDecision(url))
   for (const name of NAVIGATION_EVENTS) {
     contents.on(name, (event, url) => {
-      if (!allowNavigation(event.url ?? url ?? '', origins)) event.preventDefault()
+      if (!allowNavigation(navigationTarget(event, url), origins)) event.preventDefault()
     })
   }
   contents.on('will-attach-webview', (event) => event.preventDefault())
+}
+
+/** What `guardEveryWebContents` needs of Electron's `app`. */
+export interface ContentsCreatingApp {
+  on(event: 'web-contents-created', listener: (event: unknown, contents: GuardableContents) => void): unknown
+}
+
+/**
+ * Guard every web contents when it is created, whoever made it (the app's window, a child window, a
+ * webview, devtools): call before the first window is made.
+ */
+export function guardEveryWebContents(app: ContentsCreatingApp, origins: readonly string[]): void {
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, origins))
 }
 
 /** What `focusExisting` needs of a BrowserWindow. */

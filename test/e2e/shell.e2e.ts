@@ -2,8 +2,15 @@
 /// <reference lib="dom.iterable" />
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { resolveConfig } from 'electron-vite'
 import type { Page } from 'playwright-core'
+import { createServer, mergeConfig, type Plugin, type ViteDevServer } from 'vite'
 import { describe, expect, it } from 'vitest'
+import { DEV_CSP_NONCE_ENV } from '../../electron/core/csp'
+import { devServerPolicy, type DevServerPolicy } from '../../electron/main/dev-server-policy'
 import { countOccurrences, readTree } from '../support/files'
 import { openApp, pageProblems, useAppSession } from '../support/app'
 import { keychainAvailability } from '../support/keychain'
@@ -208,4 +215,217 @@ describe('the app shell in the browser host', () => {
       await page.context().close()
     },
   )
+})
+
+/**
+ * Open `url` in a fresh context with every Content-Security-Policy violation the page reports collected
+ * (the `securitypolicyviolation` event, from the first script on: Chromium reports some refusals, such as
+ * a refused `eval`, only there and not on the console).
+ */
+async function openWatched(url: string): Promise<{ page: Page; violations: string[] }> {
+  const context = await session.browser.newContext({ viewport: { width: 1400, height: 900 } })
+  const page = await context.newPage()
+  const violations: string[] = []
+  await page.exposeBinding('geoCspViolation', (_source, text: string) => void violations.push(text))
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) =>
+    window.geoCspViolation(e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline') + ' at ' +
+      e.sourceFile + ':' + e.lineNumber + (e.sample ? ' (' + e.sample + ')' : '')))`)
+  await page.goto(url)
+  await page.getByRole('region', { name: 'Map' }).waitFor({ timeout: 60_000 })
+  return { page, violations }
+}
+
+/** Wait until no panel of the page is still being loaded (the lazy panels' placeholder). */
+async function panelsLoaded(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.locator('p.ga-hint[role="status"]', { hasText: /^Loading…$/ }).count(), {
+      timeout: 30_000,
+    })
+    .toBe(0)
+}
+
+/** Open every area of the activity bar, every bottom panel and Settings, as a person would. */
+async function openEveryPanel(page: Page): Promise<string[]> {
+  const activity = page.getByRole('navigation', { name: 'Activity bar' })
+  const areas = (await activity.getByRole('tab').allTextContents()).map((name) => name.trim())
+  for (const name of areas) {
+    const tab = activity.getByRole('tab', { name, exact: true })
+    if (
+      (await tab.getAttribute('aria-selected')) !== 'true' ||
+      (await tab.getAttribute('aria-expanded')) !== 'true'
+    )
+      await tab.click()
+    await page.getByRole('tabpanel', { name, exact: true }).waitFor()
+    await panelsLoaded(page)
+    const bottom = page.getByRole('tablist', { name: 'Bottom panels' })
+    for (const panel of (await bottom.getByRole('tab').allTextContents()).map((n) => n.trim())) {
+      await bottom.getByRole('tab', { name: panel, exact: true }).click()
+      await panelsLoaded(page)
+    }
+  }
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page
+    .getByRole('dialog', { name: 'Settings' })
+    .getByRole('heading', { name: 'Connection profiles' })
+    .waitFor()
+  await page.keyboard.press('Escape')
+  await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'hidden' })
+  return areas
+}
+
+/** The page's style elements, and how many carry its nonce. */
+async function styleElements(page: Page): Promise<{ elements: number; withNonce: number; nonce: string }> {
+  return page.evaluate(() => {
+    const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? ''
+    const styles = [...document.querySelectorAll('style')]
+    return {
+      elements: styles.length,
+      withNonce: styles.filter((s) => nonce && s.nonce === nonce).length,
+      nonce,
+    }
+  })
+}
+
+describe('the page’s Content-Security-Policy', () => {
+  it('reports no violation while every area, every bottom panel and Settings are opened', async () => {
+    const { page, violations } = await openWatched(session.host.openUrl)
+    const areas = await openEveryPanel(page)
+    expect(areas.length).toBeGreaterThanOrEqual(6)
+    expect(violations).toEqual([])
+    expect(pageProblems(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it('refuses style elements without the nonce and style attributes, and leaves styles set through the CSSOM', async () => {
+    const { page, violations } = await openWatched(session.host.openUrl)
+    const probe = async (name: string, action: string) => {
+      const before = violations.length
+      const colour = await page.evaluate(`(async () => {
+        const el = document.createElement('div')
+        el.id = 'csp-probe'
+        document.body.append(el)
+        ${action}
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const colour = getComputedStyle(el.firstElementChild ?? el).color
+        el.remove()
+        return colour
+      })()`)
+      // The event is delivered after the refusal: give it its turn.
+      await page.waitForTimeout(100)
+      return { name, colour, refused: violations.slice(before).map((v) => v.split(' ')[0]) }
+    }
+    const red = 'rgb(255, 0, 0)'
+    const results = [
+      // What Vue's :style, v-show and OpenLayers do: the CSSOM, which CSP does not govern.
+      await probe('property', `el.style.color = '${red}'`),
+      await probe('cssText', `el.style.cssText = 'color: ${red}'`),
+      await probe('setProperty', `el.style.setProperty('color', '${red}')`),
+      // What the policy refuses: a style attribute, however it arrives, and a style element without the nonce.
+      await probe('setAttribute', `el.setAttribute('style', 'color: ${red}')`),
+      await probe('innerHTML', `el.innerHTML = '<span style="color: ${red}">x</span>'`),
+      await probe(
+        'style element',
+        `const s = document.createElement('style'); s.textContent = '#csp-probe { color: ${red} }'; document.head.append(s)`,
+      ),
+      await probe(
+        'style element with the nonce',
+        `const s = document.createElement('style'); s.nonce = document.querySelector('meta[property="csp-nonce"]').nonce;
+         s.textContent = '#csp-probe { color: ${red} }'; document.head.append(s)`,
+      ),
+    ]
+    expect(results.map((r) => [r.name, r.colour === red, r.refused])).toEqual([
+      ['property', true, []],
+      ['cssText', true, []],
+      ['setProperty', true, []],
+      ['setAttribute', false, ['style-src-attr']],
+      ['innerHTML', false, ['style-src-attr']],
+      ['style element', false, ['style-src-elem']],
+      ['style element with the nonce', true, []],
+    ])
+    await page.context().close()
+  })
+
+  it('holds on the dev server of npm run dev too: every injected style carries the run’s nonce, none is refused', async () => {
+    // The renderer's dev server as `npm run dev` makes it (electron-vite's resolved config, our plugins),
+    // on a free loopback port; the API goes on to this file's browser host.
+    const nodeEnv = process.env.NODE_ENV
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'geo-vite-dev-'))
+    let policy: DevServerPolicy | undefined
+    let origin = ''
+    // Electron's `webRequest.onHeadersReceived` (electron/main/index.ts): each answer's headers from the policy.
+    const headersOfElectron: Plugin = {
+      name: 'test:electron-headers',
+      configureServer: (server) =>
+        void server.middlewares.use((req, res, next) => {
+          void policy!.headers(`${origin}${req.url ?? '/'}`, {}).then((headers) => {
+            for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+            next()
+          })
+        }),
+    }
+    let vite: ViteDevServer | undefined
+    try {
+      delete process.env[DEV_CSP_NONCE_ENV]
+      const resolved = await resolveConfig({ root: path.resolve(import.meta.dirname, '../..') }, 'serve')
+      const renderer = resolved.config?.renderer
+      process.env.NODE_ENV = nodeEnv
+      vite = await createServer(
+        mergeConfig(renderer ?? {}, {
+          cacheDir,
+          logLevel: 'warn',
+          plugins: [headersOfElectron],
+          server: {
+            host: '127.0.0.1',
+            port: 0,
+            proxy: {
+              '/api': {
+                target: session.host.url,
+                changeOrigin: true,
+                // The browser host takes its API from its own page only; this page is the dev server's.
+                configure: (proxy: {
+                  on(e: 'proxyReq', f: (r: { removeHeader(n: string): void }) => void): void
+                }) =>
+                  proxy.on('proxyReq', (request) => {
+                    request.removeHeader('origin')
+                    request.removeHeader('sec-fetch-site')
+                  }),
+              },
+            },
+          },
+        }),
+      )
+      await vite.listen()
+      origin = new URL(vite.resolvedUrls!.local[0]!).origin
+      // What Electron reads at its start: the nonce the dev server's config made for this run.
+      expect(process.env[DEV_CSP_NONCE_ENV]).toMatch(/^[A-Za-z0-9+/]{24}$/)
+      policy = devServerPolicy({ devServerUrl: origin, env: process.env, tileUrls: async () => [] })
+
+      const secret = new URL(session.host.openUrl).hash
+      const { page, violations } = await openWatched(`${origin}/${secret}`)
+      const response = await page.request.get(`${origin}/`)
+      expect(response.headers()['content-security-policy']).toContain(
+        `style-src 'self' 'nonce-${process.env[DEV_CSP_NONCE_ENV]}'`,
+      )
+      expect(response.headers()['content-security-policy']).not.toContain('unsafe-inline')
+      await openEveryPanel(page)
+      // Vite injects each component's styles as style elements: all of them carry the nonce, and apply.
+      const styles = await styleElements(page)
+      expect(styles.nonce).toBe(process.env[DEV_CSP_NONCE_ENV])
+      expect(styles.elements).toBeGreaterThan(10)
+      expect(styles.withNonce).toBe(styles.elements)
+      // The activity bar's own (scoped) style element applied: its tab list is a flex column.
+      expect(
+        await page
+          .getByRole('tablist', { name: 'Areas' })
+          .evaluate((el) => [getComputedStyle(el).display, getComputedStyle(el).flexDirection]),
+      ).toEqual(['flex', 'column'])
+      expect(violations).toEqual([])
+      await page.context().close()
+    } finally {
+      await vite?.close()
+      process.env.NODE_ENV = nodeEnv
+      delete process.env[DEV_CSP_NONCE_ENV]
+      rmSync(cacheDir, { recursive: true, force: true })
+    }
+  })
 })

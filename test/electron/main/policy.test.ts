@@ -8,8 +8,10 @@ import {
   appRequestDecision,
   closeBeforeQuit,
   focusExisting,
+  guardEveryWebContents,
   guardWebContents,
   isTrustedSender,
+  navigationTarget,
   secureWebPreferences,
   windowOpenDecision,
 } from '../../../electron/main/policy'
@@ -67,6 +69,16 @@ describe('navigation guard', () => {
   })
 })
 
+describe('where a navigation event goes', () => {
+  it('is the URL on the event, else the listener’s argument, else nothing (refused)', () => {
+    expect(navigationTarget({ url: 'https://evil.test/' }, 'app://geo-analyst/')).toBe('https://evil.test/')
+    expect(navigationTarget({}, 'https://evil.test/')).toBe('https://evil.test/')
+    expect(navigationTarget({ url: undefined }, undefined)).toBe('')
+    expect(navigationTarget({ url: 42 }, { href: 'x' })).toBe('')
+    expect(allowNavigation(navigationTarget({}, undefined), prodOrigins)).toBe(false)
+  })
+})
+
 describe('guards on every web contents', () => {
   /** A stand-in for Electron's WebContents: records its listeners and handler, fires events at them. */
   function fakeContents() {
@@ -109,6 +121,47 @@ describe('guards on every web contents', () => {
     }
     expect(contents.fire('will-attach-webview', 'app://geo-analyst/')).toBe(true)
     expect(contents.open('app://geo-analyst/index.html')).toEqual({ action: 'deny' })
+  })
+
+  it('are put on every web contents the app creates, not only the window’s', () => {
+    // A stand-in for Electron's `app`: records its listeners; `create` emits `web-contents-created`.
+    const listeners = new Map<
+      string,
+      ((event: unknown, contents: ReturnType<typeof fakeContents>) => void)[]
+    >()
+    const app = {
+      on(event: string, listener: (event: unknown, contents: ReturnType<typeof fakeContents>) => void) {
+        listeners.set(event, [...(listeners.get(event) ?? []), listener])
+      },
+    }
+    const create = () => {
+      const contents = fakeContents()
+      for (const listener of listeners.get('web-contents-created') ?? []) listener({}, contents)
+      return contents
+    }
+    guardEveryWebContents(app, devOrigins)
+    // The app window's contents, a child window's, a devtools', made in any order after the registration.
+    const made = [create(), create(), create()]
+    for (const [i, contents] of made.entries()) {
+      expect(contents.events(), `contents ${i}`).toEqual([
+        'will-attach-webview',
+        'will-frame-navigate',
+        'will-navigate',
+        'will-redirect',
+      ])
+      for (const event of ['will-navigate', 'will-redirect', 'will-frame-navigate']) {
+        // A redirect to another site (a link the page followed answered 302 elsewhere) is refused.
+        expect(contents.fire(event, 'https://evil.test/landing'), `${event} of contents ${i}`).toBe(true)
+        expect(contents.fire(event, 'http://localhost:5173.evil.test/'), `${event} of contents ${i}`).toBe(
+          true,
+        )
+        expect(contents.fire(event, 'http://localhost:5173/index.html'), `${event} of contents ${i}`).toBe(
+          false,
+        )
+      }
+      expect(contents.fire('will-attach-webview', 'http://localhost:5173/')).toBe(true)
+      expect(contents.open('http://localhost:5173/')).toEqual({ action: 'deny' })
+    }
   })
 })
 
@@ -255,10 +308,20 @@ describe('content security policy', () => {
     expect(csp).toContain("frame-ancestors 'none'")
   })
 
-  it('adds the dev server only when developing', () => {
-    expect(buildCsp({ devServerOrigin: 'http://localhost:5173' })).toContain(
-      "connect-src 'self' http://localhost:5173 ws://localhost:5173",
-    )
+  it('adds the dev server only when developing, and its styles need the nonce too', () => {
+    const dev = buildCsp({ devServerOrigin: 'http://localhost:5173', styleNonce: 'd3v' })
+    expect(dev).toContain("connect-src 'self' http://localhost:5173 ws://localhost:5173")
+    expect(directive(dev, 'style-src')).toBe("style-src 'self' 'nonce-d3v'")
+    expect(buildCsp({ devServerOrigin: 'http://localhost:5173' })).not.toContain('unsafe-inline')
+  })
+
+  it('refuses every style attribute (the CSSOM stays allowed: CSP does not govern it)', () => {
+    for (const csp of [
+      buildCsp(),
+      buildCsp({ styleNonce: 'n' }),
+      buildCsp({ devServerOrigin: 'http://localhost:5173' }),
+    ])
+      expect(directive(csp, 'style-src-attr')).toBe("style-src-attr 'none'")
   })
 
   it('allows images from the configured tile servers only, never any https host', () => {
