@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { DEV_CSP_NONCE_ENV } from '../../electron/core/csp'
 import { devServerPolicy, type DevServerPolicy } from '../../electron/main/dev-server-policy'
 import { countOccurrences, readTree } from '../support/files'
-import { openApp, pageProblems, useAppSession } from '../support/app'
+import { openApp, pageProblems, useAppSession, watchCspViolations } from '../support/app'
 import { keychainAvailability } from '../support/keychain'
 import { saveScreenshot } from '../support/screenshots'
 
@@ -226,10 +226,7 @@ async function openWatched(url: string): Promise<{ page: Page; violations: strin
   const context = await session.browser.newContext({ viewport: { width: 1400, height: 900 } })
   const page = await context.newPage()
   const violations: string[] = []
-  await page.exposeBinding('geoCspViolation', (_source, text: string) => void violations.push(text))
-  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) =>
-    window.geoCspViolation(e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline') + ' at ' +
-      e.sourceFile + ':' + e.lineNumber + (e.sample ? ' (' + e.sample + ')' : '')))`)
+  await watchCspViolations(page, violations)
   await page.goto(url)
   await page.getByRole('region', { name: 'Map' }).waitFor({ timeout: 60_000 })
   return { page, violations }

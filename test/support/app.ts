@@ -121,6 +121,7 @@ export async function openApp(
     if (/Content Security Policy/.test(message.text())) cspViolations.push(message.text())
   })
   ;(page as Page & { problems?: string[] }).problems = problems
+  await watchCspViolations(page, cspViolations)
   await page.goto(host.openUrl)
   if (area) {
     const tab = page.getByRole('navigation', { name: 'Activity bar' }).getByRole('tab', { name: area })
@@ -131,6 +132,18 @@ export async function openApp(
 
 /** What the page's Content-Security-Policy refused, in any page of this test file. */
 const cspViolations: string[] = []
+
+/**
+ * Collect every Content-Security-Policy violation the page reports through the `securitypolicyviolation`
+ * event, from its first script on: Chromium reports some refusals (a refused `eval`) only there, not on the
+ * console. Call before the page is opened.
+ */
+export async function watchCspViolations(page: Page, sink: string[]): Promise<void> {
+  await page.exposeBinding('geoCspViolation', (_source, text: string) => void sink.push(text))
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) =>
+    window.geoCspViolation(e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline') + ' at ' +
+      e.sourceFile + ':' + e.lineNumber + (e.sample ? ' (' + e.sample + ')' : '')))`)
+}
 
 export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? []
