@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { gisProjectPartSchema } from '../gis/project-part'
 import { layerStyleSchema } from './style'
+import { parseJsonText } from '../common/json-text'
 
 /**
  * The project file: the layer list with its styles, the map view and each area's own part (the drawings
@@ -114,7 +115,7 @@ export function readProject(input: string | unknown, fileName = 'The project fil
   let data: unknown = input
   if (typeof input === 'string') {
     try {
-      data = JSON.parse(input)
+      data = parseJsonText(input)
     } catch (error) {
       return {
         ok: false,

@@ -14,6 +14,7 @@ import {
 } from '../../contract'
 import { writeJsonAtomic } from '../fs/atomic-write'
 import { GeoFailure } from '../geo-failure'
+import { parseJsonText } from '../../contract/common/json-text'
 
 const SETTINGS_FILE = 'settings.json'
 
@@ -178,7 +179,7 @@ export class SettingsStore {
     let reason: string
     try {
       // A byte order mark (Windows Notepad writes one) is not part of the JSON.
-      const parsed = settingsFileSchema.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')))
+      const parsed = settingsFileSchema.safeParse(parseJsonText(text))
       if (parsed.success) return parsed.data
       const issue = parsed.error.issues[0]
       reason = `${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`

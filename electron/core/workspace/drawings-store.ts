@@ -4,6 +4,7 @@ import { describeIssues, primaryIssue } from '../../contract/common/issues'
 import { geoJsonIssues, type FeatureCollection } from '../../contract/gis/geojson'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { GeoFailure } from '../geo-failure'
+import { parseJsonText } from '../../contract/common/json-text'
 
 export interface LoadedDrawings {
   collection: FeatureCollection
@@ -111,7 +112,7 @@ function readCollection(
 ): { ok: true; value: FeatureCollection } | { ok: false; reason: string } {
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = parseJsonText(text)
   } catch (error) {
     return { ok: false, reason: `not valid JSON: ${(error as Error).message}` }
   }

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { savedPlacesSchema, type SavedPlace, type SavePlaceParams } from '../../contract/places/my-places'
 import { writeFileAtomic } from '../../core/fs/atomic-write'
 import { ELOC_ALPHABET } from './data/eloc'
+import { parseJsonText } from '../../contract/common/json-text'
 
 export const MY_PLACES_FILE = path.join('places', 'my-places.json')
 /** Saved places kept at most (the file stays small; autosuggest scans them on each query). */
@@ -103,7 +104,7 @@ export class MyPlacesStore {
       throw error
     }
     try {
-      const parsed = savedPlacesSchema.safeParse(JSON.parse(text))
+      const parsed = savedPlacesSchema.safeParse(parseJsonText(text))
       if (parsed.success) return (this.cache = parsed.data)
     } catch {
       // fall through: unreadable

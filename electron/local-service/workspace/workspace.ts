@@ -18,6 +18,7 @@ import {
   type DatasetFeature,
   type FieldInfo,
 } from './features'
+import { parseJsonText } from '../../contract/common/json-text'
 
 /** What the workspace knows about a dataset without reading its features (manifest.json). */
 export interface DatasetManifest {
@@ -44,6 +45,14 @@ export class WorkspaceError extends Error {
     super(message)
     this.name = 'WorkspaceError'
   }
+}
+
+/** A manifest that is not there (or whose folder is not a dataset's) names no dataset; other errors stay what they are. */
+function manifestReadError(name: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR'
+    ? new WorkspaceError('not-found', `No dataset named "${name}" in the workspace`)
+    : error
 }
 
 const DATASETS = 'datasets'
@@ -249,8 +258,16 @@ export class Workspace {
       if (!NEW_DATASET_NAME_RULE.test(name)) continue
       try {
         out.push(await this.manifest(name))
-      } catch {
-        // A folder without a readable manifest is not a dataset (e.g. left by a crash); skip it.
+      } catch (error) {
+        // A folder without a manifest, or with one that is not JSON, is not a dataset (e.g. left by a
+        // crash): skip it. Anything else (too many open files, an I/O error) fails the list rather than
+        // answer one with datasets silently missing.
+        if (
+          !(error instanceof SyntaxError) &&
+          !(error instanceof WorkspaceError && error.kind === 'not-found')
+        ) {
+          throw error
+        }
       }
     }
     return out
@@ -281,10 +298,10 @@ export class Workspace {
     let text: string
     try {
       text = await fs.readFile(file, 'utf8')
-    } catch {
-      throw new WorkspaceError('not-found', `No dataset named "${name}" in the workspace`)
+    } catch (error) {
+      throw manifestReadError(name, error)
     }
-    return JSON.parse(text) as DatasetManifest
+    return parseJsonText(text) as DatasetManifest
   }
 
   /**
@@ -297,10 +314,10 @@ export class Workspace {
     let text: string
     try {
       text = readFileSync(file, 'utf8')
-    } catch {
-      throw new WorkspaceError('not-found', `No dataset named "${name}" in the workspace`)
+    } catch (error) {
+      throw manifestReadError(name, error)
     }
-    return JSON.parse(text) as DatasetManifest
+    return parseJsonText(text) as DatasetManifest
   }
 
   async read(name: string): Promise<ReadDataset> {

@@ -23,6 +23,11 @@ describe('readProject', () => {
     expect(reading).toMatchObject({ ok: true, project: { areas: { fleet: { anything: 1 } } } })
   })
 
+  it('reads a file saved with a byte order mark (Windows Notepad) as the project it is', () => {
+    const reading = readProject('\uFEFF' + JSON.stringify({ ...minimal, title: 'Pune wards' }))
+    expect(reading).toMatchObject({ ok: true, project: { title: 'Pune wards' } })
+  })
+
   it('tells a newer file from a broken one, before looking at the rest', () => {
     const newer = readProject({ ...minimal, version: 2, layers: 'a later shape' }, 'city.geoproject.json')
     expect(newer).toMatchObject({ ok: false, problem: 'newer' })
