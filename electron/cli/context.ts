@@ -6,6 +6,7 @@ import type { SecretStore } from '../core/secrets/secret-store'
 import { resolveDataDir, resolveWorkspaceDir } from '../core/paths'
 import { startLocalService } from '../local-service'
 import type { ParsedArgs, FlagKind } from './args'
+import { jsonOutput } from './json-output'
 
 export interface CliIo {
   stdin: Readable & { isTTY?: boolean }
@@ -29,8 +30,13 @@ export interface CliContext extends CliIo {
   close(): Promise<void>
   /** Run an operation of the contract through the same guarded entry as every host. */
   invoke<K extends OperationName>(name: K, payload: unknown): Promise<OperationResponse<K>>
-  /** JSON on stdout with --json; the human text otherwise. */
+  /** JSON on stdout with --json (`jsonOutput`: a join's rows as their array, never bytes); the human text otherwise. */
   print(value: unknown, human: string): void
+  /**
+   * One update of a command that goes on printing (`--watch`): with --json one JSON document on one line (a
+   * script reads the stream as JSON lines); the human text otherwise.
+   */
+  printUpdate(value: unknown, human: string): void
   warn(line: string): void
 }
 
@@ -89,9 +95,11 @@ export function createCliContext(
       return result.value
     },
     print(value, human) {
-      io.stdout.write(
-        options.json ? JSON.stringify(value, null, 2) + '\n' : human.endsWith('\n') ? human : human + '\n',
-      )
+      io.stdout.write(options.json ? jsonOutput(value) : human.endsWith('\n') ? human : human + '\n')
+    },
+    printUpdate(value, human) {
+      if (options.json) io.stdout.write(jsonOutput(value, { compact: true }))
+      else ctx.print(value, human)
     },
     warn(line) {
       io.stderr.write(`geo-analyst: warning: ${line}\n`)

@@ -21,6 +21,7 @@ import { resolveDataDir } from '../../core/paths'
 import { RequestHistory } from '../../core/workspace/request-history'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'
+import { jsonOutput } from '../json-output'
 
 /** The operations `geo-analyst call` runs, named `area.verb`: the contract's interface table. */
 export const CALL_OPERATIONS: readonly InterfaceOperationName[] = INTERFACE_OPERATION_NAMES
@@ -248,18 +249,19 @@ export const callCommands: CliCommand[] = [
       if (out) {
         const binary =
           typeof value === 'object' && value !== null && 'bytes' in value && value.bytes instanceof Uint8Array
-        const data = binary ? (value as { bytes: Uint8Array }).bytes : JSON.stringify(value, null, 2) + '\n'
+        // A JSON result as stdout would show it: a join's rows as their array, not their bytes.
+        const data = binary ? (value as { bytes: Uint8Array }).bytes : jsonOutput(value)
         await writeFileAtomic(path.resolve(out), data, { mode: 0o644 })
         const summary = {
           operation: op,
           written: path.resolve(out),
-          bytes: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength,
+          bytes: data.byteLength,
           ...(binary ? { contentType: (value as unknown as { contentType: string }).contentType } : {}),
         }
-        ctx.stdout.write(JSON.stringify(summary, null, 2) + '\n')
+        ctx.stdout.write(jsonOutput(summary))
         return
       }
-      ctx.stdout.write(JSON.stringify(value, null, 2) + '\n')
+      ctx.stdout.write(jsonOutput(value))
       if (!ctx.json && ctx.stderr) {
         // Reproducible: the same call as a command line, redacted, on stderr so stdout stays pure JSON.
         ctx.stderr.write(

@@ -79,7 +79,8 @@ async function poll(ctx: CliContext, request: Record<string, unknown>): Promise<
 export const fleetCommands: CliCommand[] = [
   {
     name: 'fleet devices',
-    summary: 'Live devices (§4.7) of the active profile; --watch prints what changes, polling with state',
+    summary:
+      'Live devices (§4.7) of the active profile; --watch prints what changes, polling with state (with --json one JSON line a round)',
     usage: 'fleet devices [--all] [--watch] [--interval SECONDS] [--count N] [--json]',
     flags: { all: 'boolean', watch: 'boolean', interval: 'string', count: 'string' },
     async run(ctx, args) {
@@ -89,11 +90,13 @@ export const fleetCommands: CliCommand[] = [
       const count = intFlag(args, 'count', 1, 1_000_000)
       const includeInActive = args.flags.all === true
       const first = await poll(ctx, { ...(includeInActive ? { includeInActive } : {}), alertsSince: 0 })
-      ctx.print(
-        args.flags.watch ? { serverTime: first.serverTime, devices: first.devices } : first,
-        first.devices.id.length ? deviceLines(first.devices).join('\n') : 'No devices.',
-      )
-      if (!args.flags.watch) return
+      const shown = first.devices.id.length ? deviceLines(first.devices).join('\n') : 'No devices.'
+      if (!args.flags.watch) {
+        ctx.print(first, shown)
+        return
+      }
+      // Watching, every round is one JSON line with --json: a script reads them as they come.
+      ctx.printUpdate({ serverTime: first.serverTime, devices: first.devices }, shown)
       let state = first.serverTime
       for (let round = 1; count === undefined || round < count; round++) {
         if (await pause(interval * 1000)) break
@@ -110,7 +113,7 @@ export const fleetCommands: CliCommand[] = [
           ),
           ...deviceLines(next.devices, false),
         ]
-        ctx.print(
+        ctx.printUpdate(
           { serverTime: next.serverTime, devices: next.devices, alerts: next.alerts },
           `— ${time(next.serverTime)}: ${next.devices.id.length} changed` +
             (lines.length ? `\n${lines.join('\n')}` : ''),

@@ -96,7 +96,8 @@ describe('geo-analyst call', () => {
           '--body',
           geo,
         ],
-        (j) => expect(j).toMatchObject({ partial: false }),
+        // The rows as the array the provider sent, not their bytes.
+        (j) => expect(j).toEqual({ response: { code: '200', rows: [{ prop1: 'x' }] }, partial: false }),
       ],
       [['telematics.devices', 'id=1'], (j) => expect(j).toMatchObject({ data: [{ id: 1 }] })],
       [['telematics.hardware', 'id=1'], (j) => expect(j).toMatchObject({ data: [{ id: 'h' }] })],
