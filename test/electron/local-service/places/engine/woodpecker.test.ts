@@ -75,6 +75,16 @@ describe('standardizer: tagged parts of the input', () => {
     expect(r.remainingAddress).toBe('Sunshine Apartments')
     expect(r.inputAddress).toBe('Flat 302, Sunshine Apartments, MG Road, Gurgaon, Haryana 122001')
   })
+
+  it('keeps a part no place and no pattern recognised in remainingAddress, even when read as the locality', () => {
+    const r = run('Xyzzy Plugh, Jaipur 302001')
+    expect(r.remainingAddress).toBe('Xyzzy Plugh')
+    expect(r.addressInformation.adminDetails.city.originalName).toBe('Jaipur')
+    // Worded like a locality (Nagar), the part is recognised as one.
+    const named = run('Xyzzy Nagar, Jaipur 302001')
+    expect(named.remainingAddress).toBe('')
+    expect(named.addressInformation.adminDetails.locality.originalName).toBe('Xyzzy Nagar')
+  })
 })
 
 describe('standardizer: administrative parts', () => {
@@ -109,6 +119,21 @@ describe('standardizer: administrative parts', () => {
       originalName: 'Koramangala',
       inputName: 'Koramangala',
     })
+  })
+
+  it('reads a town written before its district as the city (Sunam, Sangrur), a suburb as a locality', () => {
+    for (const [address, city] of [
+      ['Sunam, Sangrur, Punjab', 'Sunam'],
+      ['Chhapar, Churu, Rajasthan', 'Chhapar'],
+      ['Sohna, Gurgaon, Haryana', 'Sohna'],
+      ['64, Janjgir, Janjgir-Champa, Chhattisgarh - 495668', 'Janjgir'],
+    ] as const) {
+      const r = run(address)
+      expect(r.addressInformation.adminDetails.city.originalName, address).toBe(city)
+      expect(r.addressInformation.adminDetails.locality.originalName, address).toBe('')
+    }
+    expect(admin('Sunam, Sangrur, Punjab', 'district')).toBe('Sangrur')
+    expect(admin('Borivli, Mumbai, Maharashtra', 'city')).toBe('Mumbai')
   })
 
   it('bias tips an ambiguous name toward the urban or the rural reading', () => {
