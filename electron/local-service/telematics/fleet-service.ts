@@ -22,6 +22,17 @@ export interface FleetStats {
   bindings: number
 }
 
+/**
+ * What the simulation's model says of the fleet now (a local extension of the fleet's status): the share of
+ * its active vehicles moving at this hour of the local day in the model's steady state. The fleet starts in
+ * that state; the devices list shows it right away. The model is a model: it is labelled so.
+ */
+export interface FleetModel {
+  model: 'simulated'
+  localHour: number
+  movingShare: number
+}
+
 /** The dataset the sample geofences are written to. */
 export const SAMPLE_ZONES_DATASET = 'fleet_zones'
 
@@ -146,7 +157,7 @@ export class FleetService {
     this.ticker.unref()
   }
 
-  async status(): Promise<FleetStatus & { stats: FleetStats }> {
+  async status(): Promise<FleetStatus & { stats: FleetStats; model: FleetModel }> {
     const fleet = await this.fleet()
     const settings = await this.settings()
     const networks = await listNetworks(this.ctx.workspaceDir)
@@ -167,6 +178,11 @@ export class FleetService {
         alarmMs: fleet.lastAlarmMs,
         configurations: fleet.alarms.rules.length,
         bindings: fleet.alarms.bindings,
+      },
+      model: {
+        model: 'simulated',
+        localHour: fleet.localHour(),
+        movingShare: Math.round(fleet.modelMovingShare() * 10_000) / 10_000,
       },
     }
   }

@@ -10,8 +10,9 @@ import type {
 export interface StepTime {
   /** Unix seconds of this step. */
   t: number
-  /** Hour of the day in the network's time zone, 0–23. */
+  /** Hour of the day in the network's time zone, 0–23, and that zone's UTC offset (seconds). */
   localHour: number
+  offset: number
   /** Whether local midnight (or the first of a month) passed since the previous step. */
   dayChanged: boolean
   monthChanged: boolean

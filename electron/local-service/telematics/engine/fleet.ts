@@ -3,11 +3,13 @@ import { utcOffsetSeconds } from '../../routing/data/speed-model'
 import { addressLine, placeOfNetwork } from './address'
 import { AlarmEngine } from './alarms/alarm-engine'
 import type { AlarmRule, Calendar } from './alarms/evaluators'
+import { activityAt, localHourOf } from './day-profile'
 import type { StepTime, TrackedDevice } from './device'
 import { GeofenceSet } from './geofences'
 import { hash32, Rng } from './random'
 import { deviceJson } from './record'
 import { ReplayDevice, type StoredTrack } from './replay'
+import { movingShare, sampleTrips, steadyStart } from './steady-state'
 import type { TripRoute } from './trip-route'
 import { Vehicle } from './vehicle'
 import { TRACKERS, VEHICLE_KINDS, type TrackerKind } from './vehicle-types'
@@ -43,6 +45,11 @@ export interface FleetOptions {
 /** Hardware ids are the device id plus this (simulated 1–5,000, replayed from 10,001). */
 export const HARDWARE_ID_OFFSET = 100_000
 export const FIRST_REPLAY_ID = 10_001
+/**
+ * First legs planned before a fleet answers: the network's trips its start draws from (500 real routes keep a
+ * large fleet's vehicles under way spread over many roads; planning them takes about a second in the pool).
+ */
+export const START_TRIPS = 500
 const TYPE_LABEL: Readonly<Record<DeviceType, string>> = {
   car: 'Car',
   truck: 'Truck',
@@ -130,7 +137,7 @@ export class Fleet {
   private offset = 0
   private offsetUntil = -Infinity
   private calendar: Calendar = { day: -1, month: -1 }
-  private readonly time: StepTime = { t: 0, localHour: 0, dayChanged: false, monthChanged: false }
+  private readonly time: StepTime = { t: 0, localHour: 0, offset: 0, dayChanged: false, monthChanged: false }
   /** Wall-clock milliseconds the last step took, and its alarm evaluation (for `npm run bench:fleet`). */
   lastStepMs = 0
   lastAlarmMs = 0
@@ -208,13 +215,78 @@ export class Fleet {
         )
       }
     }
+    await this.settle(this.step)
     this.reindex()
     this.alarms.rebind(this.byId, false)
     this.refreshGeofences()
     this.preparing = false
-    // Plan every vehicle's first trip, soonest departures first.
-    const order = [...this.vehicles].filter((v) => v.active).sort((a, b) => a.phaseEnd - b.phaseEnd)
+    // Plan the next trip of every vehicle that has none yet, soonest departures first (those under way last).
+    const due = (v: Vehicle) => (v.phase === 'parked' ? v.phaseEnd : Number.MAX_SAFE_INTEGER)
+    const order = [...this.vehicles].filter((v) => v.active).sort((a, b) => due(a) - due(b))
     for (const v of order) this.request(v, false)
+  }
+
+  /**
+   * Start in the steady state of the hour, as if the fleet had been running all day. The first legs of up to
+   * `START_TRIPS` vehicles are planned now (two batches at a time in the pool): they are the network's trips
+   * the start draws from. Each vehicle is placed by a draw from the model's stationary distribution for the
+   * hour (`steadyStart`), seeded by the fleet's seed, the vehicle and the start time — part of the way along
+   * one of those trips, warming up at the start of one or arrived at the end of one, or parked with a dwell
+   * left (its own first leg planned in the background, soonest departures first, like every next leg). Far
+   * cheaper than running a day of steps (`node --import tsx bench/fleet-start.ts`).
+   */
+  private async settle(t0: number): Promise<void> {
+    const planner = this.planner
+    const active = this.vehicles.filter((v) => v.active)
+    if (!planner || active.length === 0) return
+    const first = active.slice(0, START_TRIPS)
+    const legs = first.map((v) => ({ from: v.legStart, toSeed: hash32(this.seed, v.id, v.legs) }))
+    const routes: Array<TripRoute | null> = []
+    let next = 0
+    // Two batches in flight (the pool's two workers), so other areas' jobs still get a turn.
+    const lane = async () => {
+      for (let at = next; at < legs.length; at = next) {
+        next += this.batch
+        const planned = await planner.trips(legs.slice(at, at + this.batch))
+        planned.forEach((route, k) => (routes[at + k] = route))
+      }
+    }
+    await Promise.all([lane(), lane()])
+    const offset = utcOffsetSeconds(this.timeZone, t0)
+    const network = routes.filter((r): r is TripRoute => r !== null)
+    for (const [i, v] of active.entries()) {
+      // A large fleet takes a while: the service answers others meanwhile.
+      if (i % 200 === 199) await new Promise((resolve) => setImmediate(resolve))
+      const own = routes[i] ?? null
+      // No route to that point: it asks for another destination.
+      if (i < first.length && !own) v.setNextLeg(null)
+      const rng = new Rng(hash32(this.seed, v.id, t0, 29))
+      const { trips, typical } = sampleTrips(network, v.kind, v.aggression, rng)
+      v.typicalDrive = typical
+      const { kind, tracker, aggression } = v
+      v.settle(steadyStart({ kind, tracker, aggression, own, trips, typical, t0, offset }, rng), t0, offset)
+    }
+  }
+
+  /**
+   * The share of the active simulated vehicles the model has moving at the hour of `t` (the fleet's clock
+   * when omitted): its steady state for that hour, what the devices list shows right after the start.
+   */
+  modelMovingShare(t = this.step): number {
+    const offset = utcOffsetSeconds(this.timeZone, t)
+    let sum = 0
+    let n = 0
+    for (const v of this.vehicles) {
+      if (!v.active) continue
+      n++
+      sum += movingShare(v.kind, v.tracker, activityAt(v.kind.day, t, offset), v.typicalDrive)
+    }
+    return n > 0 ? sum / n : 0
+  }
+
+  /** The local hour (0–23, the network's time zone) of `t`, the fleet's clock when omitted. */
+  localHour(t = this.step): number {
+    return localHourOf(t, utcOffsetSeconds(this.timeZone, t))
   }
 
   /** Device types of the simulation, for documentation and tests. */
@@ -336,6 +408,7 @@ export class Fleet {
     const time = this.time
     time.t = t
     time.localHour = Math.floor((local % DAY) / 3600)
+    time.offset = this.offset
     time.dayChanged = this.calendar.day !== -1 && day !== this.calendar.day
     time.monthChanged = false
     if (day !== this.calendar.day) {

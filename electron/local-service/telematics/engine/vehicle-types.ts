@@ -1,4 +1,12 @@
 import type { DeviceType } from '../../../contract/telematics/fleet'
+import { HIGHWAY_CLASSES } from '../../routing/data/profiles'
+import type { DayProfile } from './day-profile'
+
+/**
+ * What a simulated vehicle is doing: parked, engine on before moving off, driving, engine on after arriving,
+ * working on site (engine on, standing), towed away.
+ */
+export type Phase = 'parked' | 'starting' | 'driving' | 'arrived' | 'working' | 'towed'
 
 /** How a kind of vehicle drives, parks and burns fuel: the simulation's model, not measurements. */
 export interface VehicleKind {
@@ -14,8 +22,10 @@ export interface VehicleKind {
   /** Litres per 100 km driving, litres per hour at idle. */
   litresPer100: number
   idleLitresPerHour: number
-  /** Seconds parked between trips (uniform between the two). */
+  /** Seconds parked between trips at the busiest hour of its day (uniform between the two). */
   dwell: readonly [number, number]
+  /** How busy it is through the local day: the dwell lasts longer where the day is quiet. */
+  day: DayProfile
   /** Share of trips that are dispatched jobs (status 8 while driving). */
   tripShare: number
   /** Works on site after arriving (ignition on, not moving) for this many seconds, or null. */
@@ -35,6 +45,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 7,
     idleLitresPerHour: 0.8,
     dwell: [180, 1800],
+    day: 'commute',
     tripShare: 0.3,
     work: null,
     share: 0.38,
@@ -49,6 +60,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 30,
     idleLitresPerHour: 2.5,
     dwell: [300, 2400],
+    day: 'freight',
     tripShare: 1,
     work: null,
     share: 0.2,
@@ -63,6 +75,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 35,
     idleLitresPerHour: 2.5,
     dwell: [60, 600],
+    day: 'transit',
     tripShare: 1,
     work: null,
     share: 0.1,
@@ -77,6 +90,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 3,
     idleLitresPerHour: 0.3,
     dwell: [180, 1800],
+    day: 'commute',
     tripShare: 0.2,
     work: null,
     share: 0.16,
@@ -91,6 +105,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 25,
     idleLitresPerHour: 2,
     dwell: [600, 3600],
+    day: 'site',
     tripShare: 0,
     work: [900, 3600],
     share: 0.06,
@@ -105,6 +120,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 25,
     idleLitresPerHour: 3,
     dwell: [300, 1200],
+    day: 'site',
     tripShare: 0,
     work: [1200, 5400],
     share: 0.05,
@@ -119,6 +135,7 @@ export const VEHICLE_KINDS: Readonly<Record<DeviceType, VehicleKind>> = {
     litresPer100: 40,
     idleLitresPerHour: 4,
     dwell: [300, 1200],
+    day: 'site',
     tripShare: 0,
     work: [1800, 7200],
     share: 0.05,
@@ -137,6 +154,33 @@ export const TRACKERS = {
   },
 } as const
 export type TrackerKind = keyof typeof TRACKERS
+
+/** Comfortable braking (m/s²) of every kind. */
+export const BRAKE_MS2 = 2.2
+
+/** The fastest a vehicle takes a turn of `turn` degrees (km/h). */
+export function cornerKmh(turn: number): number {
+  return Math.max(10, 75 * Math.pow(1 - turn / 180, 1.6))
+}
+
+const MOTORWAY = HIGHWAY_CLASSES.indexOf('motorway')
+const TRUNK = HIGHWAY_CLASSES.indexOf('trunk')
+/** Whether a road of this class (index into HIGHWAY_CLASSES) has stops in traffic (lights, queues). */
+export function stopsInTraffic(cls: number): boolean {
+  return cls !== MOTORWAY && cls !== TRUNK
+}
+
+/** Seconds of the short phases around a drive: engine on before moving off, engine on after arriving. */
+export const WARM_UP_SECONDS = [5, 45] as const
+export const ARRIVAL_SECONDS = [5, 60] as const
+
+/** How long the rare events last (uniform between the two, seconds). */
+export const EVENT_SPANS = {
+  gprsLoss: [30, 900],
+  gpsLoss: [10, 300],
+  powerCut: [600, 2 * 3600],
+  trafficStop: [8, 75],
+} as const
 
 /** Mean seconds between the rare events of one vehicle (exponential waiting times). */
 export const EVENT_MEANS = {

@@ -1,11 +1,27 @@
-import type { CanInfo, DeviceType, HardwareRecord } from '../../../contract/telematics/fleet'
+import type { DeviceType, HardwareRecord } from '../../../contract/telematics/fleet'
 import { HIGHWAY_CLASSES } from '../../routing/data/profiles'
+import { AMBIENT_C, blankCan, readCan } from './can-bus'
+import { dwellEnd, localHourOf } from './day-profile'
 import { deviceStatus, TrackedDevice, type StepTime } from './device'
 import { Rng } from './random'
+import type { StartState, TypicalTrip } from './steady-state'
 import type { TripRoute } from './trip-route'
-import { EVENT_MEANS, FAULT_CODES, VEHICLE_KINDS, type TrackerKind, type VehicleKind } from './vehicle-types'
+import {
+  ARRIVAL_SECONDS,
+  BRAKE_MS2 as BRAKE,
+  cornerKmh,
+  EVENT_MEANS,
+  EVENT_SPANS,
+  FAULT_CODES,
+  stopsInTraffic,
+  VEHICLE_KINDS,
+  WARM_UP_SECONDS,
+  type Phase,
+  type TrackerKind,
+  type VehicleKind,
+} from './vehicle-types'
 
-export type Phase = 'parked' | 'starting' | 'driving' | 'arrived' | 'working' | 'towed'
+export type { Phase } from './vehicle-types'
 
 export interface VehicleSpec {
   id: number
@@ -16,7 +32,7 @@ export interface VehicleSpec {
   name: string
   registrationNumber: string
   hardware: HardwareRecord
-  /** Where it starts, parked. */
+  /** Its parking place (where it stands until `settle` places it in the fleet's steady state). */
   start: [number, number]
   /** Unix seconds when the simulation starts. */
   t0: number
@@ -25,8 +41,7 @@ export interface VehicleSpec {
 }
 
 const KMH = 3.6
-/** Comfortable braking (m/s²), a hard stop, and what counts as harsh (HA, HB) and a harsh corner (HC). */
-const BRAKE = 2.2
+/** A hard stop (m/s²), and what counts as harsh (HA, HB) and a harsh corner (HC). */
 const HARD_BRAKE = 5
 const HARSH_ACCEL = 2.5
 const HARSH_BRAKE = 3.5
@@ -34,14 +49,6 @@ const HARSH_CORNER_RATIO = 1.3
 const TOW_KMH = 25
 /** Seconds between reports of a parked vehicle (a heartbeat); a running one reports every second. */
 export const HEARTBEAT_SECONDS = 60
-const AMBIENT_C = 12
-const MOTORWAY = HIGHWAY_CLASSES.indexOf('motorway')
-const TRUNK = HIGHWAY_CLASSES.indexOf('trunk')
-
-/** The fastest a kind of vehicle takes a turn of `turn` degrees (km/h). */
-function cornerKmh(turn: number): number {
-  return Math.max(10, 75 * Math.pow(1 - turn / 180, 1.6))
-}
 
 /**
  * One simulated vehicle: drives planned trips on the road network at speeds fitting the road class and its
@@ -77,9 +84,9 @@ export class Vehicle extends TrackedDevice {
   lon: number
   lat: number
   heading = 0
-  /** m/s */
+  /** m/s, and the change of speed of this second (m/s²). */
   v = 0
-  private accelNow = 0
+  accelNow = 0
   ignition = false
   onTrip = false
   private noise = 0
@@ -88,8 +95,8 @@ export class Vehicle extends TrackedDevice {
   private lastHarsh: { type: string; t: number } = { type: '', t: 0 }
   private road = ''
   odometer: number
-  private fuel: number
-  private coolant = AMBIENT_C
+  fuel: number
+  coolant = AMBIENT_C
   private battery = 12.7
   private internal = 4.15
   private todayMetres = 0
@@ -97,10 +104,10 @@ export class Vehicle extends TrackedDevice {
   private todayMoving = 0
   private todayIdle = 0
   private todayDrives = 0
-  private driverDoorUntil = 0
-  private blinkerUntil = 0
-  private consumedLitres = 0
-  private drivenMetres = 0
+  driverDoorUntil = 0
+  blinkerUntil = 0
+  consumedLitres = 0
+  drivenMetres = 0
 
   // When the rare events happen next (unix seconds), and until when the current ones last.
   private nextGprsLoss: number
@@ -117,7 +124,11 @@ export class Vehicle extends TrackedDevice {
   private towEndMetres = 0
   private heartbeatPhase: number
   private lastStatus = -1
-  private localHour = 12
+  localHour = 12
+  /** The UTC offset of the network's time zone (seconds), for the hours of a dwell. */
+  private offset = 0
+  /** The mean of the network's trips as this vehicle drives them (the model's shares follow from it). */
+  typicalDrive: TypicalTrip | null = null
   /** When each open fault closes (parallel to `faults`). */
   private faultCloseAt: number[] = []
 
@@ -142,8 +153,8 @@ export class Vehicle extends TrackedDevice {
     this.battery = this.weakBattery ? 12.0 : 12.6
     this.heartbeatPhase = spec.id % HEARTBEAT_SECONDS
     const t0 = spec.t0
-    // A first departure within a few minutes, so a fresh fleet starts moving soon.
-    this.phaseEnd = t0 + r.int(5, 240)
+    // Parked until `settle` says where the vehicle is in its day.
+    this.phaseEnd = t0
     this.nextGprsLoss = t0 + r.wait(EVENT_MEANS.gprsLoss)
     this.nextGpsLoss = t0 + r.wait(EVENT_MEANS.gpsLoss)
     this.nextPowerCut = t0 + r.wait(EVENT_MEANS.powerCut)
@@ -185,6 +196,64 @@ export class Vehicle extends TrackedDevice {
     }
   }
 
+  /**
+   * Put the vehicle where the steady state of the hour has it (`steadyStart`): parked (with its first leg
+   * next when planned), or warming up at the start of a trip, part of the way along one, arrived at its end.
+   */
+  settle(s: StartState, t0: number, offset: number): void {
+    const route = s.trip
+    this.offset = offset
+    this.localHour = localHourOf(t0, offset)
+    this.phase = s.phase
+    this.phaseEnd = s.phaseEnd
+    if (route && s.phase === 'parked') {
+      this.nextLeg = route
+      this.nextLegStart = 0
+    } else if (route) {
+      this.legs++
+      this.leg = route
+      this.seg = 0
+      this.dist =
+        s.phase === 'driving' ? s.dist : s.phase === 'starting' ? 0 : route.cum[route.cum.length - 1]!
+      this.place()
+      if (s.phase === 'arrived' || s.phase === 'working') this.leg = null
+    }
+    this.v = s.speed
+    this.stopUntil = s.stopUntil
+    this.ignition = s.phase !== 'parked'
+    this.onTrip = s.onTrip
+    this.todayDrives = s.today.drives
+    this.todayMetres = s.today.metres
+    this.todayMoving = s.today.moving
+    this.todayIdle = s.today.idle
+    this.monthMetres = s.monthMetres
+    // The engine warms up while it runs and cools down once off; the alternator charges the battery.
+    const rest = this.weakBattery ? 11.35 : 12.45
+    if (this.ignition) {
+      this.coolant = 90 - (90 - AMBIENT_C) * Math.exp(-s.engineOn / 240)
+      this.battery = 14.1 - (14.1 - 10.8) * Math.exp(-s.engineOn / 5)
+    } else {
+      this.coolant = AMBIENT_C + (90 - AMBIENT_C) * Math.exp(-s.engineOff / 1800)
+      this.battery = rest + (14.1 - rest) * Math.exp(-s.engineOff / 7200)
+    }
+    const r = this.rng
+    if (s.powerBackAt > t0) {
+      this.powerBackAt = s.powerBackAt
+      this.nextPowerCut = s.powerBackAt + r.wait(EVENT_MEANS.powerCut)
+    }
+    if (s.gpsBackAt > t0) {
+      this.gpsBackAt = s.gpsBackAt
+      this.nextGpsLoss = s.gpsBackAt + r.wait(EVENT_MEANS.gpsLoss)
+    }
+    this.sendReport(t0, true)
+    if (s.gprsBackAt > t0) {
+      // Out of GPRS coverage: the server's last report is dated when it was lost (at where it is now).
+      this.gprsBackAt = s.gprsBackAt
+      this.nextGprsLoss = s.gprsBackAt + r.wait(EVENT_MEANS.gprsLoss)
+      this.report.gprsTime = this.report.gpsTime = s.silentSince
+    }
+  }
+
   step(time: StepTime): void {
     if (!this.active) return
     const t = time.t
@@ -196,6 +265,7 @@ export class Vehicle extends TrackedDevice {
     }
     if (time.monthChanged) this.monthMetres = 0
     this.localHour = time.localHour
+    this.offset = time.offset
     const wasIgnition = this.ignition
     const wasPowerCut = this.powerBackAt > t - 1
     this.events(t)
@@ -233,11 +303,11 @@ export class Vehicle extends TrackedDevice {
   private events(t: number): void {
     const r = this.rng
     if (t >= this.nextGprsLoss) {
-      this.gprsBackAt = t + r.int(30, 900)
+      this.gprsBackAt = t + r.int(...EVENT_SPANS.gprsLoss)
       this.nextGprsLoss = this.gprsBackAt + r.wait(EVENT_MEANS.gprsLoss)
     }
     if (t >= this.nextGpsLoss) {
-      this.gpsBackAt = t + r.int(10, 300)
+      this.gpsBackAt = t + r.int(...EVENT_SPANS.gpsLoss)
       this.nextGpsLoss = this.gpsBackAt + r.wait(EVENT_MEANS.gpsLoss)
     }
     if (t >= this.nextPanic) {
@@ -276,7 +346,7 @@ export class Vehicle extends TrackedDevice {
     if (this.powerBackAt > t) return
     if (t >= this.nextPowerCut && this.tracker !== 'beacon') {
       // Someone disconnects the tracker (or the battery): it runs on its own battery until reconnected.
-      this.powerBackAt = t + r.int(600, 2 * 3600)
+      this.powerBackAt = t + r.int(...EVENT_SPANS.powerCut)
       this.nextPowerCut = this.powerBackAt + r.wait(EVENT_MEANS.powerCut)
       this.unplugged = true
       return
@@ -307,7 +377,7 @@ export class Vehicle extends TrackedDevice {
       this.onTrip = r.next() < this.kind.tripShare
       this.todayDrives++
       this.phase = 'starting'
-      this.phaseEnd = t + r.int(5, 45)
+      this.phaseEnd = t + r.int(...WARM_UP_SECONDS)
       this.driverDoorUntil = t + 3
       this.stopUntil = 0
     }
@@ -322,7 +392,8 @@ export class Vehicle extends TrackedDevice {
     }
     this.ignition = false
     this.phase = 'parked'
-    this.phaseEnd = t + r.int(this.kind.dwell[0], this.kind.dwell[1])
+    // The dwell of the busiest hour, longer where the day is quiet.
+    this.phaseEnd = dwellEnd(this.kind.day, t, this.offset, r.int(this.kind.dwell[0], this.kind.dwell[1]))
     this.driverDoorUntil = t + 4
   }
 
@@ -375,7 +446,7 @@ export class Vehicle extends TrackedDevice {
     target = Math.min(target, Math.sqrt(2 * BRAKE * Math.max(0, remaining - 1)))
     // Stops in traffic (lights, queues) on city roads, and now and then a sudden hard stop.
     if (t >= this.nextTrafficStop) {
-      if (cls !== MOTORWAY && cls !== TRUNK && this.v > 3) this.stopUntil = t + r.int(8, 75)
+      if (stopsInTraffic(cls) && this.v > 3) this.stopUntil = t + r.int(...EVENT_SPANS.trafficStop)
       this.nextTrafficStop = t + r.wait(EVENT_MEANS.trafficStop)
     }
     if (t >= this.nextHardBrake) {
@@ -412,7 +483,7 @@ export class Vehicle extends TrackedDevice {
       this.leg = null
       this.onTrip = false
       this.phase = 'arrived'
-      this.phaseEnd = t + r.int(5, 60)
+      this.phaseEnd = t + r.int(...ARRIVAL_SECONDS)
     }
   }
 
@@ -506,72 +577,14 @@ export class Vehicle extends TrackedDevice {
     r.todayDriveCount = this.todayDrives
     r.monthKms = this.monthMetres / 1000
     r.greenDriveType = t - this.lastHarsh.t <= 10 ? this.lastHarsh.type : ''
-    if (this.can) this.readCan(this.can, t)
+    if (this.can) readCan(this.can, this, t, this.rng)
     this.lastStatus = status
     this.reported = true
     this.version++
   }
 
-  /** The CAN bus as an OBD tracker reads it: consistent with the motion of this second. */
-  private readCan(can: CanInfo, t: number): void {
-    const k = this.kind
-    const kmh = this.v * KMH
-    const moving = kmh > 0.5
-    const pedal = moving && this.accelNow > 0 ? Math.min(100, 15 + (this.accelNow / k.accel) * 60) : 0
-    const working = this.phase === 'working'
-    const rpm = !this.ignition
-      ? 0
-      : working
-        ? k.idleRpm * 1.8 + this.rng.int(-60, 60)
-        : moving
-          ? Math.min(k.maxRpm, k.idleRpm + kmh * k.rpmPerKmh * (0.6 + pedal / 250))
-          : k.idleRpm + this.rng.int(-20, 20)
-    can.engineRPM = Math.round(rpm)
-    can.gearState = !this.ignition || !moving ? 0 : this.aggression > 1.15 && kmh > 60 ? 2 : 1
-    can.accelPedal = Math.round(pedal * 10) / 10
-    can.breakPedal = this.accelNow < -0.3 || (this.ignition && !moving && this.phase !== 'working') ? 1 : 0
-    can.parkBrake = this.phase === 'parked' || this.phase === 'working' ? 1 : 0
-    can.calcEngineVal = this.ignition ? Math.round(working ? 65 : moving ? 20 + pedal * 0.7 : 18) : 0
-    can.coolantTemp = Math.round(this.coolant * 10) / 10
-    can.fuelLevel = Math.round(this.fuel)
-    can.fuelConsAVG =
-      this.drivenMetres > 1000 ? Math.round((this.consumedLitres / this.drivenMetres) * 100_000) : 0
-    can.intakeAirTemp = Math.round((AMBIENT_C + (this.ignition ? 8 + this.coolant / 20 : 0)) * 10) / 10
-    can.intakeabsolutePress = this.ignition ? Math.round(30_000 + pedal * 700) : 101_300
-    can.driverDoor = t < this.driverDoorUntil ? 1 : 0
-    can.blinker = t < this.blinkerUntil ? 1 : 0
-    can.greenDriveType = this.report.greenDriveType
-    can.canTimestamp = t
-    // Headlights at night, air conditioning in the afternoon.
-    const hour = this.localHour
-    can.headLights = this.ignition && (hour < 7 || hour >= 19) ? 1 : 0
-    can.ac = this.ignition && this.details.deviceType !== 'bike' && hour >= 11 && hour < 18 ? 1 : 0
-  }
-
   /** Beacons (phone apps) cannot read the vehicle's battery. */
   override get measuresVehicleBattery(): boolean {
     return this.tracker !== 'beacon'
-  }
-}
-
-function blankCan(): CanInfo {
-  return {
-    calcEngineVal: 0,
-    greenDriveType: '',
-    canTimestamp: 0,
-    coolantTemp: AMBIENT_C,
-    engineRPM: 0,
-    accelPedal: 0,
-    parkBrake: 1,
-    breakPedal: 0,
-    fuelLevel: 0,
-    driverDoor: 0,
-    headLights: 0,
-    blinker: 0,
-    gearState: 0,
-    intakeAirTemp: AMBIENT_C,
-    intakeabsolutePress: 101_300,
-    ac: 0,
-    fuelConsAVG: 0,
   }
 }
