@@ -1,6 +1,4 @@
-import type { Feature, Geometry } from 'geojson'
-import { DOMParser } from '@xmldom/xmldom'
-import { kml } from '@tmcw/togeojson'
+import type { Geometry } from 'geojson'
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import * as shapefile from 'shapefile'
 import { geosGeomToGeojson } from 'geos-wasm/helpers'
@@ -10,6 +8,8 @@ import { FlatGeobufError, readFlatGeobuf } from '../workspace/fgb'
 import { readGeoPackage } from '../workspace/gpkg'
 import { CsvError, parseCsv } from '../../../shared/csv'
 import { epsgFromName, ImportError, reprojectorFor, type Reprojector } from './crs'
+import { dbfEncoding } from './dbf-encoding'
+import { readKml } from './kml'
 import type { Candidate } from './validate'
 
 /** Limits that keep a hostile archive from exhausting memory. */
@@ -54,7 +54,9 @@ function featureCandidate(value: unknown, where: string, bareGeometry: boolean):
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { where, problem: `not a GeoJSON Feature but ${kindOf(value)}` }
   }
-  const v = value as { type?: unknown; geometry?: unknown; properties?: unknown }
+  const v = value as { type?: unknown; geometry?: unknown; properties?: unknown; id?: unknown }
+  if (typeof v.id === 'string' || typeof v.id === 'number')
+    where = `${where} (id ${JSON.stringify(v.id).slice(0, 40)})`
   if (v.type === 'Feature') {
     if (!('geometry' in v))
       return { where, problem: 'a Feature needs a geometry member (null when it has none)' }
@@ -166,6 +168,21 @@ function typed(value: string): unknown {
   return value
 }
 
+/**
+ * The header's names made unique: a name an earlier column has gets `_2`, `_3`, … (one no other column
+ * has), so a repeated column is kept rather than overwritten.
+ */
+function uniqueNames(header: readonly string[]): string[] {
+  const all = new Set(header)
+  const used = new Set<string>()
+  return header.map((name) => {
+    let unique = name
+    for (let n = 2; used.has(unique) || (unique !== name && all.has(unique)); n++) unique = `${name}_${n}`
+    used.add(unique)
+    return unique
+  })
+}
+
 async function readCsv(bytes: Uint8Array): Promise<Candidate[]> {
   const rows = readCsvRows(text(bytes))
   const header = rows.shift()
@@ -180,19 +197,27 @@ async function readCsv(bytes: Uint8Array): Promise<Candidate[]> {
     )
   }
   const geos = wktAt >= 0 ? await loadGeos() : undefined
+  // With a WKT column, that column is the geometry and every other column an attribute (lon/lat named
+  // ones included); without one, the longitude and latitude columns are the geometry.
+  const geometryColumns = wktAt >= 0 ? [wktAt] : [lonAt, latAt]
+  const names = uniqueNames(header)
   return rows.map((row, i): Candidate => {
     const where = `line ${i + 2}`
     if (row.length !== header.length) {
       return { where, problem: `${row.length} fields where the header has ${header.length}` }
     }
-    const properties: Record<string, unknown> = {}
-    header.forEach((name, j) => {
-      if (j !== lonAt && j !== latAt && j !== wktAt) properties[name] = typed(row[j]!)
+    // Own keys of a prototype-less object, so a column named `__proto__` is an attribute like any other.
+    const values = Object.create(null) as Record<string, unknown>
+    names.forEach((name, j) => {
+      if (!geometryColumns.includes(j)) values[name] = typed(row[j]!)
     })
+    const properties = { ...values }
     if (wktAt >= 0) {
       const wkt = row[wktAt]!.trim()
       const geometry = wkt ? wktToGeometry(geos!, wkt) : null
-      return typeof geometry === 'string' ? { where, problem: geometry } : { where, geometry, properties }
+      return typeof geometry === 'string'
+        ? { where, problem: geometry }
+        : { where, geometry, properties, emptyIsNone: true }
     }
     const lon = row[lonAt]!.trim()
     const lat = row[latAt]!.trim()
@@ -207,28 +232,6 @@ async function readCsv(bytes: Uint8Array): Promise<Candidate[]> {
     }
     return { where, geometry: { type: 'Point', coordinates: [x, y] }, properties }
   })
-}
-
-function readKml(bytes: Uint8Array): Candidate[] {
-  const errors: string[] = []
-  let fc: { features: Array<Feature<Geometry | null>> }
-  try {
-    const doc = new DOMParser({
-      onError: (level: string, message: string) => {
-        if (level !== 'warning') errors.push(message)
-      },
-    }).parseFromString(text(bytes), 'text/xml')
-    if (errors.length === 0) fc = kml(doc as never)
-  } catch (error) {
-    if (error instanceof ImportError) throw error
-    errors.push((error as Error).message)
-  }
-  if (errors.length > 0) throw new ImportError(`malformed KML: ${errors[0]!.split('\n')[0]!.slice(0, 160)}`)
-  return fc!.features.map((f, i) => ({
-    where: `feature ${i}`,
-    geometry: f.geometry,
-    properties: f.properties,
-  }))
 }
 
 function unsafeEntryName(name: string): boolean {
@@ -377,15 +380,15 @@ async function readShapefileZip(
   const reproject = prj ? reprojectorFor({ wkt: prj, label: `of ${prjName}` }) : undefined
   checkShp(entries[shp[0]!]!, shp[0]!)
   if (dbfName) checkDbf(entries[dbfName]!, dbfName)
-  const encoding = find('.cpg') ? text(entries[find('.cpg')!]!).trim() : 'utf-8'
-  try {
-    new TextDecoder(encoding)
-  } catch {
-    throw new ImportError(`the .cpg names an encoding this reader does not know: "${encoding.slice(0, 40)}"`)
-  }
+  const cpgName = find('.cpg')
+  const encoding = dbfEncoding(
+    cpgName ? text(entries[cpgName]!) : undefined,
+    dbfName ? entries[dbfName] : undefined,
+  )
+  const dbf = dbfName ? protoFieldRenamed(entries[dbfName]!) : undefined
   let fc
   try {
-    fc = await shapefile.read(entries[shp[0]!]!, dbfName ? entries[dbfName] : undefined, { encoding })
+    fc = await shapefile.read(entries[shp[0]!]!, dbf, { encoding })
   } catch (error) {
     throw new ImportError(`the Shapefile is corrupt or truncated (${(error as Error).message.slice(0, 120)})`)
   }
@@ -393,10 +396,39 @@ async function readShapefileZip(
     candidates: fc.features.map((f, i) => ({
       where: `feature ${i}`,
       geometry: f.geometry,
-      properties: f.properties,
+      properties: protoFieldRestored(f.properties),
+      emptyIsNone: true,
     })),
     reproject,
   }
+}
+
+/** What a dBASE field named `__proto__` is called while the Shapefile reader's plain objects hold it. */
+const PROTO_STAND_IN = '\u0001_proto__'
+const PROTO_BYTES = new TextEncoder().encode('__proto__\0')
+
+/**
+ * The .dbf with a field named `__proto__` renamed to a stand-in (a copy; the bytes as they are when no
+ * field has that name): the reader builds each record as `record[name] = value`, which for `__proto__`
+ * drops the value.
+ */
+function protoFieldRenamed(dbf: Uint8Array): Uint8Array {
+  for (let at = 32; at + 32 <= dbf.length && dbf[at] !== 0x0d; at += 32) {
+    if (PROTO_BYTES.every((b, j) => dbf[at + j] === b)) {
+      const copy = dbf.slice()
+      copy.set(new TextEncoder().encode(PROTO_STAND_IN), at)
+      return copy
+    }
+  }
+  return dbf
+}
+
+/** A record's properties with the stand-in named `__proto__` again, as an own key in its place. */
+function protoFieldRestored(properties: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!properties || !Object.hasOwn(properties, PROTO_STAND_IN)) return properties
+  const own = Object.create(null) as Record<string, unknown>
+  for (const [k, v] of Object.entries(properties)) own[k === PROTO_STAND_IN ? '__proto__' : k] = v
+  return { ...own }
 }
 
 /**
@@ -416,7 +448,7 @@ export async function readFeatures(
     case 'csv':
       return { format, candidates: await readCsv(bytes), reproject: undefined }
     case 'kml':
-      return { format, candidates: readKml(bytes), reproject: undefined }
+      return { format, candidates: readKml(text(bytes)), reproject: undefined }
     case 'shapefile-zip':
       return { format, ...(await readShapefileZip(bytes)) }
     case 'fgb': {
@@ -430,7 +462,7 @@ export async function readFeatures(
       }
       return {
         format,
-        candidates: read.features.map((f, i) => ({ where: `feature ${i}`, ...f })),
+        candidates: read.features.map((f, i) => ({ where: `feature ${i}`, ...f, emptyIsNone: true })),
         reproject: read.crs ? reprojectorFor({ epsg: read.crs, label: `EPSG:${read.crs}` }) : undefined,
       }
     }
@@ -438,7 +470,7 @@ export async function readFeatures(
       const read = await readGeoPackage(bytes)
       return {
         format,
-        candidates: read.features.map((f, i) => ({ where: `row ${i + 1}`, ...f })),
+        candidates: read.features.map((f, i) => ({ where: `row ${i + 1}`, ...f, emptyIsNone: true })),
         reproject: read.srs ? reprojectorFor(read.srs) : undefined,
       }
     }

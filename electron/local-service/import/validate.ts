@@ -13,6 +13,11 @@ export interface Candidate {
   geometry?: unknown
   properties?: unknown
   problem?: string
+  /**
+   * The format writes "no geometry" as an empty one (WKT/WKB `EMPTY`, a Shapefile or FlatGeobuf shape
+   * without parts): read it as none. Elsewhere (GeoJSON, KML) a geometry without positions is invalid.
+   */
+  emptyIsNone?: boolean
 }
 
 /** How many invalid features an error lists by position and reason. */
@@ -63,10 +68,10 @@ function propertiesOf(value: unknown): { properties?: Record<string, unknown>; r
   return { properties: value }
 }
 
-/** RFC 7946 §3.1: a geometry whose coordinates are an empty array may be read as null (e.g. WKT `POINT EMPTY`). */
+/** A geometry of a known type without any position: empty `coordinates` (or `geometries`). */
 function isEmptyGeometry(g: Record<string, unknown>): boolean {
+  if (g.type === 'GeometryCollection') return Array.isArray(g.geometries) && g.geometries.length === 0
   return (
-    g.type !== 'GeometryCollection' &&
     (GEOMETRY_TYPES as readonly string[]).includes(g.type as string) &&
     Array.isArray(g.coordinates) &&
     g.coordinates.length === 0
@@ -84,8 +89,15 @@ function check(candidate: Candidate, reproject: Reprojector): DatasetFeature | s
   const { properties, reason } = propertiesOf(candidate.properties)
   if (reason) return reason
   const raw = candidate.geometry
-  if (raw === undefined || raw === null || (isObject(raw) && isEmptyGeometry(raw))) {
-    return { geometry: null, properties: properties! }
+  if (raw === undefined || raw === null) return { geometry: null, properties: properties! }
+  if (isObject(raw) && isEmptyGeometry(raw)) {
+    // RFC 7946 §3.1 lets a reader take empty coordinates for null; taken silently, a typed geometry
+    // that lost its positions would become a feature without one. Said instead, where the format has
+    // a way to write "none".
+    if (candidate.emptyIsNone) return { geometry: null, properties: properties! }
+    const [member, what] =
+      raw.type === 'GeometryCollection' ? ['geometries', 'geometry'] : ['coordinates', 'position']
+    return `geometry.${member}: a ${raw.type as string} without any ${what} (is it cut short?); a feature without a geometry has "geometry": null`
   }
   // Structure first (a projected file's positions are not longitude/latitude yet), then the ranges on
   // the positions as stored.

@@ -9,7 +9,7 @@ import { parseProperties } from 'flatgeobuf/lib/mjs/generic/feature.js'
 import { buildGeometry } from 'flatgeobuf/lib/mjs/generic/geometry.js'
 import { buildHeader } from 'flatgeobuf/lib/mjs/generic/featurecollection.js'
 import { fromFeature } from 'flatgeobuf/lib/mjs/geojson/feature.js'
-import { parseGC, parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
+import { parseGeometry } from 'flatgeobuf/lib/mjs/geojson/geometry.js'
 import { fromByteBuffer as headerFromByteBuffer, type HeaderMeta } from 'flatgeobuf/lib/mjs/header-meta.js'
 import { NODE_ITEM_BYTE_LEN } from 'flatgeobuf/lib/mjs/packedrtree.js'
 import { coerce, type DatasetFeature, type FieldInfo, type FieldType } from './features'
@@ -76,7 +76,7 @@ function room(needed: number): void {
  * module writes. The result is a view into the shared builder: copy it before the next call.
  */
 function encodeFeature(
-  geometry: ReturnType<typeof parseGeometry>,
+  geometry: ReturnType<typeof parseGeometry> | null,
   values: readonly unknown[],
   fields: readonly FieldInfo[],
 ): Uint8Array {
@@ -108,9 +108,9 @@ function encodeFeature(
   })
   builder.clear()
   const properties = at > 0 ? Feature.createPropertiesVector(builder, scratch.subarray(0, at)) : 0
-  const geometryOffset = buildGeometry(builder, geometry)
+  const geometryOffset = geometry ? buildGeometry(builder, geometry) : 0
   Feature.startFeature(builder)
-  Feature.addGeometry(builder, geometryOffset)
+  if (geometryOffset) Feature.addGeometry(builder, geometryOffset)
   if (properties) Feature.addProperties(builder, properties)
   builder.finishSizePrefixed(Feature.endFeature(builder))
   return builder.asUint8Array()
@@ -129,12 +129,35 @@ function padded(buffer: Uint8Array): Uint8Array {
   return out
 }
 
+/**
+ * A geometry as the library's builder takes it. The library gives a MultiLineString `ends` only when it
+ * has two parts or more; GDAL's reader refuses one without them ("MultiLineString ends data"), and stops
+ * reading the file there.
+ */
+function parsed(g: Geometry): ReturnType<typeof parseGeometry> {
+  if (g.type === 'GeometryCollection')
+    return { type: GeometryType.GeometryCollection, parts: g.geometries.map(parsed) } as never
+  const p = parseGeometry(g as never)
+  if (g.type === 'MultiLineString' && !p.ends && g.coordinates.length === 1)
+    p.ends = [g.coordinates[0]!.length]
+  return p
+}
+
+/**
+ * The features as a FlatGeobuf file (EPSG:4326, no index), declaring their geometry type when they share
+ * one. A feature without geometry is stored as an empty GeometryCollection (how datasets store it), or,
+ * with `withoutGeometry` (exports, for other readers), as a feature without a geometry, which GDAL reads
+ * as null and which does not count for the declared type.
+ */
 export function writeFlatGeobuf(
   features: readonly DatasetFeature[],
   fields: readonly FieldInfo[],
+  options: { withoutGeometry?: boolean } = {},
 ): Uint8Array {
+  const absent = options.withoutGeometry === true
   let type: GeometryType | undefined
   for (const f of features) {
+    if (absent && !f.geometry) continue
     const t = GEOMETRY_TYPE_BY_NAME[(f.geometry ?? EMPTY).type] ?? GeometryType.Unknown
     if (type === undefined) type = t
     else if (type !== t) type = GeometryType.Unknown
@@ -166,23 +189,13 @@ export function writeFlatGeobuf(
   append(new Uint8Array([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]))
   append(padded(buildHeader(header, 4326)))
   for (const f of features) {
-    const props: Record<string, unknown> = {}
-    for (const field of fields) {
-      let v = coerce(f.properties[field.name], field.type)
-      if (field.type === 'json' && v !== null) v = JSON.stringify(v)
-      props[field.name] = v
-    }
-    const g = f.geometry ?? EMPTY
-    const parsed = g.type === 'GeometryCollection' ? parseGC(g) : parseGeometry(g as never)
-    append(
-      padded(
-        encodeFeature(
-          parsed,
-          fields.map((field) => props[field.name]),
-          fields,
-        ),
-      ),
-    )
+    // Values by position, never through an object keyed by field name: a field may be named `__proto__`.
+    const values = fields.map((field) => {
+      const v = coerce(Object.hasOwn(f.properties, field.name) ? f.properties[field.name] : null, field.type)
+      return field.type === 'json' && v !== null ? JSON.stringify(v) : v
+    })
+    const g = f.geometry ?? (absent ? null : EMPTY)
+    append(padded(encodeFeature(g && parsed(g), values, fields)))
   }
   return out.slice(0, length)
 }
@@ -340,6 +353,35 @@ function readPropertyValues(
 }
 
 /**
+ * A feature's properties object with every field as an own key set to null, `__proto__` included (the
+ * object has no prototype, so no key is special to it). Spread it (`{ ...template }`) for each feature:
+ * the copy's keys are its own data properties, so assigning one by name never reaches `Object.prototype`.
+ */
+function fieldTemplate(fields: readonly FieldInfo[]): Record<string, unknown> {
+  const template = Object.create(null) as Record<string, unknown>
+  for (const f of fields) template[f.name] = null
+  return template
+}
+
+/** A feature's property values by column index (null where it has none), read by `readPropertyValues`. */
+function propertyValuesOf(
+  feature: Feature,
+  bb: flatbuffers.ByteBuffer,
+  bytes: Uint8Array,
+  view: DataView,
+  columns: readonly ColumnMeta[],
+): unknown[] {
+  const values = new Array<unknown>(columns.length).fill(null)
+  const vector = bb.__offset(feature.bb_pos, 6)
+  if (vector) {
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    const start = bb.__vector(feature.bb_pos + vector)
+    readPropertyValues(bytes, text, view, start, bb.__vector_len(feature.bb_pos + vector), columns, values)
+  }
+  return values
+}
+
+/**
  * The table that the offset at `ref` refers to, when it and its vtable are sound as the general check has
  * them: the offset unsigned, forward and at most 2^31 - 1; the vtable even, of at least `minVtable` bytes,
  * and it and the table's declared size inside `base..end`. Its position, or -1.
@@ -371,7 +413,7 @@ class PointReader {
   readonly values: unknown[]
   readonly spans: Float64Array
   /** The properties object of a feature with every field in order, each feature's a copy of it. */
-  private readonly template: Record<string, unknown> = {}
+  private readonly template: Record<string, unknown>
   /** Whether any field is JSON (its text parsed once more, as the feature path does). */
   private readonly json: boolean
 
@@ -386,7 +428,7 @@ class PointReader {
     this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     this.values = new Array<unknown>(columns.length)
     this.spans = new Float64Array(2 * columns.length)
-    for (const f of fields) this.template[f.name] = null
+    this.template = fieldTemplate(fields)
     this.json = fields.some((f) => f.type === 'json')
   }
 
@@ -847,6 +889,8 @@ function decodeFlatGeobuf(
   const bb = new flatbuffers.ByteBuffer(bytes)
   let features: FgbFeature[] = []
   const headerMeta = { ...header, columns }
+  const template = fieldTemplate(fields)
+  const protoAt = fields.findIndex((f) => f.name === '__proto__')
   // The direct path for 2D points.
   const points = pointReadable(columns)
     ? new PointReader(bytes, view, bb, header.geometryType, columns, fields)
@@ -906,10 +950,15 @@ function decodeFlatGeobuf(
     const feature = Feature.getSizePrefixedRootAsFeature(srcBb)
     offset += end - at
     let decoded: { geometry: unknown; properties?: unknown }
+    let byIndex: unknown[] | undefined
     try {
       decoded = feature.geometry()
         ? fromFeature(id, feature, headerMeta)
         : { geometry: null, properties: parseProperties(feature, headerMeta.columns) }
+      if (protoAt >= 0) {
+        const srcView = aligned ? view : new DataView(src.buffer, src.byteOffset, src.byteLength)
+        byIndex = propertyValuesOf(feature, srcBb, src, srcView, columns)
+      }
     } catch (error) {
       features.push({
         geometry: null,
@@ -921,9 +970,14 @@ function decodeFlatGeobuf(
     let geometry = decoded.geometry as Geometry | null
     if (geometry && geometry.type === 'GeometryCollection' && geometry.geometries.length === 0)
       geometry = null
-    const properties: Record<string, unknown> = {}
-    for (const field of fields) {
-      let v = (decoded.properties as Record<string, unknown> | undefined)?.[field.name] ?? null
+    // The library's properties object is keyed by name: a name it has no value for would read an
+    // inherited one (`constructor`), and it drops a `__proto__` value (or makes it the prototype). Own
+    // values only, and that field's value read by its column index.
+    const named = (decoded.properties ?? {}) as Record<string, unknown>
+    const properties = { ...template }
+    for (const [k, field] of fields.entries()) {
+      let v =
+        (k === protoAt ? byIndex![k] : Object.hasOwn(named, field.name) ? named[field.name] : null) ?? null
       if (field.type === 'json' && typeof v === 'string') {
         try {
           v = JSON.parse(v)

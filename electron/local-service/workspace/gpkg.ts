@@ -95,7 +95,8 @@ export async function readGeoPackage(
     const result = db.exec(`SELECT * FROM ${quote(table)}`)[0]
     const columns = result?.columns ?? []
     const features: GpkgRow[] = (result?.values ?? []).map((values) => {
-      const properties: Record<string, unknown> = {}
+      // Own keys of a prototype-less object, copied: a column named `__proto__` is an ordinary attribute.
+      const own = Object.create(null) as Record<string, unknown>
       let geometry: Geometry | null = null
       let problem: string | undefined
       columns.forEach((name, j) => {
@@ -106,8 +107,9 @@ export async function readGeoPackage(
           } catch (error) {
             problem = (error as Error).message
           }
-        } else if (name !== 'fid') properties[name] = v instanceof Uint8Array ? null : v
+        } else if (name !== 'fid') own[name] = v instanceof Uint8Array ? null : v
       })
+      const properties = { ...own }
       return problem ? { geometry: null, properties, problem } : { geometry, properties }
     })
     return { features, srs }

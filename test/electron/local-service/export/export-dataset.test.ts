@@ -1,9 +1,11 @@
 import { readFile, rm } from 'node:fs/promises'
+import type { Geometry } from 'geojson'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPORT_FORMATS, exportDataset } from '../../../../electron/local-service/export/export-dataset'
 import { importFile } from '../../../../electron/local-service/import/import-dataset'
 import { Workspace } from '../../../../electron/local-service/workspace/workspace'
+import { gdalMissing, gdalRead, validateGeoPackage } from '../../../support/gdal'
 import { feature, square, tempDir } from '../helpers'
 import { rfc7946Problems, ringSignedArea } from '../../../../shared/geojson'
 
@@ -114,4 +116,110 @@ describe('export round trip', () => {
     expect(rfc7946Problems(written)).toEqual([])
     expect(written.name).toBe('wound')
   })
+})
+
+describe('GeoPackage and FlatGeobuf declare the dataset type, and every row is of it', () => {
+  const line = (x: number): Geometry => ({
+    type: 'LineString',
+    coordinates: [
+      [x, 0],
+      [x + 1, 1],
+    ],
+  })
+  const CASES: Array<{ name: string; declared: string; multi: string; geometries: Array<Geometry | null> }> =
+    [
+      {
+        name: 'areas',
+        declared: 'MULTIPOLYGON',
+        multi: 'MultiPolygon',
+        geometries: [
+          square(0, 0, 1, 1),
+          { type: 'MultiPolygon', coordinates: [(square(2, 0, 3, 1) as GeoJSON.Polygon).coordinates] },
+          null,
+        ],
+      },
+      {
+        name: 'routes',
+        declared: 'MULTILINESTRING',
+        multi: 'MultiLineString',
+        geometries: [
+          line(0),
+          {
+            type: 'MultiLineString',
+            coordinates: [
+              (line(2) as GeoJSON.LineString).coordinates,
+              (line(4) as GeoJSON.LineString).coordinates,
+            ],
+          },
+        ],
+      },
+      {
+        name: 'stops',
+        declared: 'MULTIPOINT',
+        multi: 'MultiPoint',
+        geometries: [
+          { type: 'Point', coordinates: [1, 2] },
+          {
+            type: 'MultiPoint',
+            coordinates: [
+              [3, 4],
+              [5, 6],
+            ],
+          },
+        ],
+      },
+    ]
+
+  /** The case as a dataset of its own (named with `suffix`), checked to be of the declared type. */
+  async function dataset(c: (typeof CASES)[number], suffix: string): Promise<string> {
+    const name = `${c.name}_${suffix}`
+    const manifest = await ws.create(
+      name,
+      c.geometries.map((g, i) => feature(g, { i })),
+      { source: 'test' },
+    )
+    expect(manifest.geometryType).toBe(c.declared)
+    return name
+  }
+
+  it.each(CASES)('$declared: single parts are written as one-part $multi', async (c) => {
+    const name = await dataset(c, 'app')
+    for (const format of ['gpkg', 'fgb'] as const) {
+      const out = path.join(dir, `${name}.${format}`)
+      await exportDataset(ws, name, format, out)
+      const back = await ws.read((await importFile(ws, out, { name: `${name}_${format}` })).name)
+      expect(back.manifest.geometryType, format).toBe(c.declared)
+      expect(
+        back.features.map((f) => f.geometry?.type ?? null),
+        format,
+      ).toEqual(c.geometries.map((g) => (g ? c.multi : null)))
+      // The single part's coordinates are the one part of the Multi geometry.
+      const single = c.geometries[0] as { coordinates: unknown }
+      expect((back.features[0]!.geometry as { coordinates: unknown[] }).coordinates, format).toEqual([
+        single.coordinates,
+      ])
+    }
+  })
+
+  const skip = gdalMissing()
+  it.skipIf(skip)(
+    `GDAL reads them as the declared type, and the GeoPackages pass its validator${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      for (const c of CASES) {
+        const name = await dataset(c, 'gdal')
+        for (const format of ['gpkg', 'fgb'] as const) {
+          const out = path.join(dir, `${name}.${format}`)
+          await exportDataset(ws, name, format, out)
+          if (format === 'gpkg') expect(await validateGeoPackage(out)).toEqual({ ok: true, output: '' })
+          const read = await gdalRead(out)
+          expect(read.layerGeometry, `${c.name}.${format}`).toBe(
+            c.multi.replace(/^Multi(.*)$/, 'Multi $1').replace('LineString', 'Line String'),
+          )
+          expect(read.features.map((f) => f.geometry?.type ?? null)).toEqual(
+            c.geometries.map((g) => (g ? c.multi : null)),
+          )
+        }
+      }
+    },
+  )
 })

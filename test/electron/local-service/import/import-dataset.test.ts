@@ -141,6 +141,158 @@ describe('import of each format', () => {
   })
 })
 
+describe('every column and every part the file holds is kept', () => {
+  it('CSV with a WKT column: columns named lat, latitude, lon, longitude, x and y are attributes', async () => {
+    const m = await importFile(
+      ws,
+      await file(
+        'sites.csv',
+        'id,wkt,lat,latitude,lon,longitude,x,y\n' +
+          '1,"POINT (73.85 18.52)",18.5,north,73.9,east,12.25,-3\n' +
+          '2,"LINESTRING (70 20, 71 21)",,,,,0,0\n',
+      ),
+    )
+    expect(m.fields.map((f) => f.name)).toEqual(['id', 'lat', 'latitude', 'lon', 'longitude', 'x', 'y'])
+    const { features } = await ws.read('sites')
+    expect(features[0]).toEqual({
+      geometry: { type: 'Point', coordinates: [73.85, 18.52] },
+      properties: { id: 1, lat: 18.5, latitude: 'north', lon: 73.9, longitude: 'east', x: 12.25, y: -3 },
+    })
+    expect(features[1]!.properties).toMatchObject({ lat: null, x: 0, y: 0 })
+  })
+
+  it('CSV whose header repeats a name: the later column is kept under a numbered name', async () => {
+    const m = await importFile(ws, await file('twice.csv', 'name,lon,lat,name,name_2\nA,70,20,B,C\n'))
+    expect(m.fields.map((f) => f.name)).toEqual(['name', 'name_3', 'name_2'])
+    expect((await ws.read('twice')).features[0]!.properties).toEqual({ name: 'A', name_3: 'B', name_2: 'C' })
+  })
+
+  it('Shapefile text in the encoding its .cpg names, else its .dbf language driver (GDAL writes 87, ISO-8859-1)', async () => {
+    /** A one-point Shapefile whose name field holds `bytes`, with language driver `ldid` and maybe a .cpg. */
+    const shapefile = (bytes: number[], ldid: number, cpg?: string) => {
+      const files = pointShapefile([[70, 20, 'x'.repeat(bytes.length)]])
+      const dbf = files['pts.dbf']!
+      dbf[29] = ldid
+      dbf.set(bytes, 66)
+      return zipSync({ ...files, ...(cpg === undefined ? {} : { 'pts.cpg': strToU8(cpg) }) })
+    }
+    const latin1 = [...'Zürich'].map((c) => c.charCodeAt(0))
+    const utf8 = [...strToU8('Zürich')]
+    const cases: Array<[string, Uint8Array]> = [
+      ['ldid87', shapefile(latin1, 87)],
+      ['cpg1252', shapefile(latin1, 0, '1252')],
+      ['cpgansi', shapefile(latin1, 0, 'ANSI 1252\r\n')],
+      ['cpgutf8', shapefile(utf8, 87, 'UTF-8')],
+      ['ldid0', shapefile(utf8, 0)],
+    ]
+    for (const [name, zip] of cases) {
+      await importFile(ws, await file(`${name}.zip`, zip))
+      expect((await ws.read(name)).features[0]!.properties.name, name).toBe('Zürich')
+    }
+  })
+
+  it('KML MultiGeometry of Polygons, LineStrings or Points only is the Multi type with the same parts', async () => {
+    const ring = (x: number) => `${x},20 ${x + 1},20 ${x + 1},21 ${x},20`
+    const polygon = (x: number, hole = '') =>
+      `<Polygon><outerBoundaryIs><LinearRing><coordinates>${ring(x)}</coordinates></LinearRing></outerBoundaryIs>${hole}</Polygon>`
+    const hole =
+      '<innerBoundaryIs><LinearRing><coordinates>70.2,20.2 70.4,20.2 70.4,20.4 70.2,20.2</coordinates></LinearRing></innerBoundaryIs>'
+    const line = (x: number) => `<LineString><coordinates>${x},20 ${x + 1},21</coordinates></LineString>`
+    const point = (x: number) => `<Point><coordinates>${x},20</coordinates></Point>`
+    const kml = (...placemarks: string[]) =>
+      `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${placemarks
+        .map((body, i) => `<Placemark><name>p${i}</name><MultiGeometry>${body}</MultiGeometry></Placemark>`)
+        .join('')}</Document></kml>`
+    const islands = await importFile(
+      ws,
+      await file('islands.kml', kml(polygon(70, hole) + polygon(72), polygon(74))),
+    )
+    expect(islands.geometryType).toBe('MULTIPOLYGON')
+    const roads = await importFile(ws, await file('roads.kml', kml(line(70) + line(72))))
+    expect(roads.geometryType).toBe('MULTILINESTRING')
+    const stops = await importFile(ws, await file('stops.kml', kml(point(70) + point(72))))
+    expect(stops.geometryType).toBe('MULTIPOINT')
+    const mixed = await importFile(ws, await file('mixed.kml', kml(point(70) + line(72))))
+    expect(mixed.geometryType).toBe('GEOMETRYCOLLECTION')
+
+    expect((await ws.read('islands')).features.map((f) => f.geometry)).toEqual([
+      {
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [70, 20],
+              [71, 20],
+              [71, 21],
+              [70, 20],
+            ],
+            [
+              [70.2, 20.2],
+              [70.4, 20.2],
+              [70.4, 20.4],
+              [70.2, 20.2],
+            ],
+          ],
+          [
+            [
+              [72, 20],
+              [73, 20],
+              [73, 21],
+              [72, 20],
+            ],
+          ],
+        ],
+      },
+      {
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [74, 20],
+              [75, 20],
+              [75, 21],
+              [74, 20],
+            ],
+          ],
+        ],
+      },
+    ])
+    expect((await ws.read('roads')).features[0]!.geometry).toEqual({
+      type: 'MultiLineString',
+      coordinates: [
+        [
+          [70, 20],
+          [71, 21],
+        ],
+        [
+          [72, 20],
+          [73, 21],
+        ],
+      ],
+    })
+    expect((await ws.read('stops')).features[0]!.geometry).toEqual({
+      type: 'MultiPoint',
+      coordinates: [
+        [70, 20],
+        [72, 20],
+      ],
+    })
+    expect((await ws.read('mixed')).features[0]!.geometry).toEqual({
+      type: 'GeometryCollection',
+      geometries: [
+        { type: 'Point', coordinates: [70, 20] },
+        {
+          type: 'LineString',
+          coordinates: [
+            [72, 20],
+            [73, 21],
+          ],
+        },
+      ],
+    })
+  })
+})
+
 describe('corrupt and hostile files: a clear error and the workspace unchanged', () => {
   async function refused(name: string, content: string | Uint8Array, message: RegExp) {
     await expect(importFile(ws, await file(name, content))).rejects.toThrow(message)

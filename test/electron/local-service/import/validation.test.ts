@@ -8,7 +8,7 @@ import { writeFlatGeobuf } from '../../../../electron/local-service/workspace/fg
 import { writeGeoPackage } from '../../../../electron/local-service/workspace/gpkg'
 import { Workspace } from '../../../../electron/local-service/workspace/workspace'
 import { useTempDirs } from '../../../support/temp-dir'
-import { runService, square } from '../helpers'
+import { runService, square, TOKEN } from '../helpers'
 import { pointShapefile } from './fixtures'
 
 const tempDir = useTempDirs()
@@ -171,6 +171,21 @@ const INVALID: Array<{ what: string; feature: unknown; reason: RegExp }> = [
     reason: /latitude 100 is outside -90\.\.90/,
   },
   {
+    what: 'a Point with empty coordinates',
+    feature: { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [] } },
+    reason: /geometry\.coordinates: a Point without any position.*"geometry": null/,
+  },
+  {
+    what: 'a Polygon with empty coordinates',
+    feature: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [] } },
+    reason: /geometry\.coordinates: a Polygon without any position/,
+  },
+  {
+    what: 'a GeometryCollection without any geometry',
+    feature: { type: 'Feature', properties: {}, geometry: { type: 'GeometryCollection', geometries: [] } },
+    reason: /geometry\.geometries: a GeometryCollection without any geometry/,
+  },
+  {
     what: 'collections nested too deep',
     feature: {
       type: 'Feature',
@@ -261,6 +276,22 @@ describe('GeoJSON is checked per RFC 7946 at import', () => {
     expect(await datasetFolders(ws)).toEqual([])
   })
 
+  it('names an invalid feature by its id as well as its position', async () => {
+    const dir = tempDir()
+    const ws = new Workspace(path.join(dir, 'ws'))
+    const features = [
+      { ...good(0), id: 'well-7' },
+      { type: 'Feature', id: 'well-8', properties: {}, geometry: { type: 'Point', coordinates: [] } },
+      { type: 'Feature', id: 9, properties: {}, geometry: point(70, 95) },
+    ]
+    const file = await write(dir, 'ids.geojson', JSON.stringify({ type: 'FeatureCollection', features }))
+    const error = await refusal(importFile(ws, file))
+    expect(error.message).toContain(
+      'feature 1 (id "well-8"): geometry.coordinates: a Point without any position',
+    )
+    expect(error.message).toContain('feature 2 (id 9): geometry.coordinates: latitude 95 is outside')
+  })
+
   it('refuses a document whose own type is misspelt, naming it (no feature to skip)', async () => {
     const dir = tempDir()
     const ws = new Workspace(path.join(dir, 'ws'))
@@ -311,6 +342,131 @@ describe('GeoJSON is checked per RFC 7946 at import', () => {
   })
 })
 
+/** Placemarks KML does not allow, each with the reason the import must give. */
+const BAD_PLACEMARKS: Array<{ name: string; geometry: string; reason: RegExp }> = [
+  {
+    name: 'nan',
+    geometry: '<Point><coordinates>NaN,NaN</coordinates></Point>',
+    reason: /a Point: the position "NaN,NaN" is not longitude,latitude/,
+  },
+  {
+    name: 'nan-in-line',
+    geometry: '<LineString><coordinates>70,20 nan,21</coordinates></LineString>',
+    reason: /a LineString: the position "nan,21" is not/,
+  },
+  {
+    name: 'words',
+    geometry: '<Point><coordinates>abc,def</coordinates></Point>',
+    reason: /the position "abc,def" is not/,
+  },
+  {
+    name: 'one-number',
+    geometry: '<Point><coordinates>70</coordinates></Point>',
+    reason: /the position "70" is not/,
+  },
+  {
+    name: 'no-coordinates',
+    geometry: '<Point><coordinates> </coordinates></Point>',
+    reason: /a Point has no coordinates/,
+  },
+  {
+    name: 'short-ring',
+    geometry:
+      '<Polygon><outerBoundaryIs><LinearRing><coordinates>70,20 71,20 70,20</coordinates></LinearRing></outerBoundaryIs></Polygon>',
+    reason: /ring needs at least 4 positions/,
+  },
+  {
+    name: 'open-ring',
+    geometry:
+      '<Polygon><outerBoundaryIs><LinearRing><coordinates>70,20 71,20 71,21 70,21</coordinates></LinearRing></outerBoundaryIs></Polygon>',
+    reason: /ring must be closed/,
+  },
+  {
+    name: 'no-outer-ring',
+    geometry:
+      '<Polygon><innerBoundaryIs><LinearRing><coordinates>70,20 71,20 71,21 70,20</coordinates></LinearRing></innerBoundaryIs></Polygon>',
+    reason: /a Polygon needs one outerBoundaryIs LinearRing, not 0/,
+  },
+  {
+    name: 'far',
+    geometry: '<Point><coordinates>200,20</coordinates></Point>',
+    reason: /longitude 200 is outside -180\.\.180/,
+  },
+  {
+    name: 'empty-multi',
+    geometry: '<MultiGeometry></MultiGeometry>',
+    reason: /a MultiGeometry holds no geometry/,
+  },
+]
+
+const kmlOf = (placemarks: Array<{ name: string; geometry: string }>) =>
+  `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${placemarks
+    .map((p) => `<Placemark><name>${p.name}</name>${p.geometry}</Placemark>`)
+    .join('\n')}</Document></kml>`
+
+describe('KML is read strictly: a Placemark whose geometry cannot be read is named, never imported without it', () => {
+  const fine = [
+    { name: 'ok', geometry: '<Point><coordinates>70, 20</coordinates></Point>' },
+    { name: 'no-geometry', geometry: '' },
+  ]
+
+  it.each(BAD_PLACEMARKS)('refuses $name, naming the Placemark and the reason', async (bad) => {
+    const dir = tempDir()
+    const ws = new Workspace(path.join(dir, 'ws'))
+    const file = await write(dir, 'bad.kml', kmlOf([fine[0]!, bad, fine[1]!]))
+    const error = await refusal(importFile(ws, file))
+    expect(error.message).toMatch(/^1 of 3 features is invalid/)
+    expect(error.message).toContain(`feature 1 ("${bad.name}"): `)
+    expect(error.message).toMatch(bad.reason)
+    expect(await datasetFolders(ws)).toEqual([])
+  })
+
+  it('with "skip invalid features" through the service, imports the rest and says how many were left out', async () => {
+    const running = await runService({})
+    try {
+      const dir = tempDir()
+      const file = await write(dir, 'pins.kml', kmlOf([fine[0]!, ...BAD_PLACEMARKS, fine[1]!]))
+      const post = (body: unknown) =>
+        fetch(`http://127.0.0.1:${running.service.port}/local/datasets/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      const refused = await post({ path: file })
+      expect(refused.status).toBe(400)
+      const text = await refused.text()
+      expect(text).toContain(`${BAD_PLACEMARKS.length} of ${BAD_PLACEMARKS.length + 2} features are invalid`)
+      expect(text).toContain('invalid-features')
+      const imported = await post({ path: file, skipInvalid: true })
+      expect(imported.status).toBe(201)
+      expect(await imported.json()).toMatchObject({
+        layername: 'pins',
+        featureCount: 2,
+        skippedInvalid: BAD_PLACEMARKS.length,
+      })
+      const { features } = await running.workspace.read('pins')
+      expect(features).toEqual([
+        { geometry: { type: 'Point', coordinates: [70, 20] }, properties: { name: 'ok' } },
+        { geometry: null, properties: { name: 'no-geometry' } },
+      ])
+    } finally {
+      await running.stop()
+    }
+  })
+
+  it('WKT EMPTY in a CSV stays a feature without geometry, as that format writes none', async () => {
+    const dir = tempDir()
+    const ws = new Workspace(path.join(dir, 'ws'))
+    const csv = await write(dir, 'empty.csv', 'id,wkt\n1,POINT (70 20)\n2,POINT EMPTY\n3,POLYGON EMPTY\n')
+    expect(await importFile(ws, csv)).toMatchObject({ featureCount: 3, geometryType: 'POINT' })
+    expect((await ws.read('empty')).features.map((f) => f.geometry)).toEqual([
+      { type: 'Point', coordinates: [70, 20] },
+      null,
+      null,
+    ])
+  })
+})
+
 describe('the same geometry checks for every reader', () => {
   it('CSV: an unreadable WKT, an open ring, a longitude out of range, text for a latitude, a short row', async () => {
     const dir = tempDir()
@@ -348,7 +504,7 @@ describe('the same geometry checks for every reader', () => {
         <Placemark><name>far</name><Point><coordinates>500,20</coordinates></Point></Placemark>
       </Document></kml>`,
     )
-    expect((await refusal(importFile(ws, kml))).message).toMatch(/feature 1: .*longitude 500/)
+    expect((await refusal(importFile(ws, kml))).message).toMatch(/feature 1 \("far"\): .*longitude 500/)
 
     const shp = await write(
       dir,
