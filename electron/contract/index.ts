@@ -1,5 +1,6 @@
 export * from './failure'
 export * from './result'
+export * from './groups'
 export * from './settings'
 export * from './secrets'
 export * from './operations'

@@ -1,16 +1,9 @@
 import { z } from 'zod'
+import { BASE_URLS } from './groups'
 
-/** The six base placeholders of the interface specification, named as the spec names them. */
-export const BASE_URL_KEYS = [
-  'atlas_url',
-  'advancedmaps_url',
-  'mgis_url',
-  'mgis_v2_url',
-  'telematics_url',
-  'aiml_url',
-] as const
-
-export type BaseUrlKey = (typeof BASE_URL_KEYS)[number]
+/** The six base placeholders of the interface specification, named as the spec names them (`BASE_URLS`). */
+export type BaseUrlKey = keyof typeof BASE_URLS
+export const BASE_URL_KEYS = Object.keys(BASE_URLS) as BaseUrlKey[]
 
 /** The built-in profile backed by the local service. */
 export const LOCAL_PROFILE = 'Local'

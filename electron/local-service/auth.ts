@@ -1,8 +1,9 @@
+import { GROUP_NAMES, GROUPS, type Group } from '../contract/groups'
 import { timingSafeEqual } from 'node:crypto'
 
 /** The operation groups of the spec, as entitlements name them. */
-export const SERVICE_GROUPS = ['places', 'routing', 'gis', 'telematics', 'vision'] as const
-export type ServiceGroup = (typeof SERVICE_GROUPS)[number]
+export const SERVICE_GROUPS = GROUP_NAMES
+export type ServiceGroup = Group
 
 /**
  * §4.3: "resources and profiles may be individually allocated to a credential": the distance-matrix
@@ -39,7 +40,7 @@ export function authorize(
   presented: string | undefined,
   secrets: { token: string; licenceKey: string },
   entitlements: Entitlements,
-  scheme: 'bearer' | 'licence-key' = group === 'routing' ? 'licence-key' : 'bearer',
+  scheme: 'bearer' | 'licence-key' = GROUPS[group].auth === 'bearer' ? 'bearer' : 'licence-key',
 ): AuthOutcome {
   const expected = scheme === 'licence-key' ? secrets.licenceKey : secrets.token
   const what = scheme === 'licence-key' ? 'licence key (path segment)' : 'bearer token (Authorization header)'

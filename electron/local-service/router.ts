@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { GROUPS } from '../contract/groups'
 import { authorize, bearerToken, type Entitlements, type ServiceGroup } from './auth'
 import { errorBody, HttpError, readJsonOrFormBody, readJsonBody, sendJson } from './http-util'
 
@@ -160,6 +161,11 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     const pathname = target.pathname.replace(/\/+$/, '') || '/'
     const groupPrefix = groupOf(pathname, options.groups)
     const group = groupPrefix?.group
+    // A path that carries the licence key is never echoed back: only its prefix.
+    const keyedPath =
+      groupPrefix && GROUPS[groupPrefix.group].auth === 'licence-key-path'
+        ? `${groupPrefix.prefix}/…`
+        : undefined
     const candidates: Array<{ c: CompiledRoute; params: Record<string, string> }> = []
     for (const c of compiled) {
       const params = matchSegments(c, segments)
@@ -169,7 +175,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
       // Under a group, the credential is checked first by the group's own scheme (the licence key is the
       // segment after /advancedmaps), so a caller without one learns nothing about which paths exist.
       if (groupPrefix) {
-        const keyed = groupPrefix.group === 'routing'
+        const keyed = GROUPS[groupPrefix.group].auth === 'licence-key-path'
         const presented = keyed
           ? segments[groupPrefix.prefix.split('/').length - 1] || undefined
           : bearerToken(req.headers.authorization)
@@ -186,7 +192,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
         }
       }
       if (group && !implemented.has(group)) {
-        const shown = group === 'routing' ? '/advancedmaps/…' : pathname
+        const shown = keyedPath ?? pathname
         sendJson(
           res,
           501,
@@ -205,7 +211,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
         404,
         errorBody(
           404,
-          `no such path: ${group === 'routing' ? '/advancedmaps/…' : pathname.slice(0, 200)}; the service answers under ${prefixes.join(', ')}`,
+          `no such path: ${keyedPath ?? pathname.slice(0, 200)}; the service answers under ${prefixes.join(', ')}`,
         ),
       )
       return

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { BaseUrls } from '../contract/settings'
+import { BASE_URLS } from '../contract/groups'
+import { BASE_URL_KEYS, type BaseUrls } from '../contract/settings'
 import { LOCAL_AREAS } from './areas'
 import type { Entitlements } from './auth'
 import { WorkerPool, type PoolOptions } from './pool/worker-pool'
@@ -10,24 +11,17 @@ import { sweepStoppedThread } from './workspace/sweep'
 import { Workspace } from './workspace/workspace'
 
 /** The loopback paths of the six base placeholders (architecture page, "Local service"). */
-export const BASE_PATHS: Readonly<Record<keyof BaseUrls, string>> = {
-  atlas_url: '/atlas',
-  advancedmaps_url: '/advancedmaps',
-  mgis_url: '/mgis',
-  mgis_v2_url: '/mgis/v2',
-  telematics_url: '/telematics',
-  aiml_url: '/aiml',
-}
+export const BASE_PATHS = Object.fromEntries(
+  BASE_URL_KEYS.map((key) => [key, BASE_URLS[key].localPath]),
+) as Readonly<Record<keyof BaseUrls, string>>
 
-/** Which operation group each prefix belongs to; `/local` holds the service's own extensions for the app. */
+/**
+ * Which operation group each prefix belongs to (from the groups' table; the router takes the longest that
+ * matches); `/local` holds the service's own extensions for the app.
+ */
 export const GROUP_PREFIXES: readonly GroupPrefix[] = [
-  { prefix: '/mgis/v2', group: 'gis' },
-  { prefix: '/mgis', group: 'gis' },
+  ...BASE_URL_KEYS.map((key) => ({ prefix: BASE_URLS[key].localPath, group: BASE_URLS[key].group })),
   { prefix: '/local', group: 'gis' },
-  { prefix: '/atlas', group: 'places' },
-  { prefix: '/advancedmaps', group: 'routing' },
-  { prefix: '/telematics', group: 'telematics' },
-  { prefix: '/aiml', group: 'vision' },
 ]
 
 export interface ServerOptions {

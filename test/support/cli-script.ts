@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { Geometry } from 'geojson'
 import { expect } from 'vitest'
 import { findCommand } from '../../electron/cli/run'
-import type { BaseUrlKey } from '../../electron/contract'
+import { BASE_URLS, type BaseUrlKey } from '../../electron/contract'
 import { startLocalService, type LocalService } from '../../electron/local-service/index'
 import type { DatasetFeature } from '../../electron/local-service/workspace/features'
 import { Workspace } from '../../electron/local-service/workspace/workspace'
@@ -110,16 +110,6 @@ function isJson(text: string): boolean {
 export const SCRIPT_TOKEN = 'cli-script-token-4f1c9a7e2b'
 export const SCRIPT_LICENCE_KEY = 'cli-script-licence-key-8d3e'
 
-/** The environment variable `call` reads each base URL from. */
-const URL_ENV: Record<BaseUrlKey, string> = {
-  atlas_url: 'GEO_ANALYST_ATLAS_URL',
-  advancedmaps_url: 'GEO_ANALYST_ADVANCEDMAPS_URL',
-  mgis_url: 'GEO_ANALYST_MGIS_URL',
-  mgis_v2_url: 'GEO_ANALYST_MGIS_V2_URL',
-  telematics_url: 'GEO_ANALYST_TELEMATICS_URL',
-  aiml_url: 'GEO_ANALYST_AIML_URL',
-}
-
 export interface ScriptService {
   service: LocalService
   /** A temp folder for the test's files (config, data, inputs, outputs). */
@@ -159,7 +149,7 @@ export async function startScriptService(datasets: Record<string, DatasetFeature
       GEO_ANALYST_WORKSPACE: workspaceDir,
       GEO_ANALYST_TOKEN: SCRIPT_TOKEN,
       GEO_ANALYST_LICENCE_KEY: SCRIPT_LICENCE_KEY,
-      ...Object.fromEntries(urls.map(([key, url]) => [URL_ENV[key], url])),
+      ...Object.fromEntries(urls.map(([key, url]) => [BASE_URLS[key].env, url])),
     },
     profileFlags: urls.flatMap(([key, url]) => [`--${key.replace(/_/g, '-')}`, url]),
     async close() {

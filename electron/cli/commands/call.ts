@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import {
   BASE_URL_KEYS,
+  BASE_URLS,
   baseUrlSchema,
   INTERFACE_OPERATION_NAMES,
   interfaceOperation,
@@ -27,14 +28,9 @@ import { jsonOutput } from '../json-output'
 export const CALL_OPERATIONS: readonly InterfaceOperationName[] = INTERFACE_OPERATION_NAMES
 
 /** Environment overrides for scripts and CI, one per spec placeholder. */
-export const URL_ENV: Readonly<Record<keyof BaseUrls, string>> = {
-  atlas_url: 'GEO_ANALYST_ATLAS_URL',
-  advancedmaps_url: 'GEO_ANALYST_ADVANCEDMAPS_URL',
-  mgis_url: 'GEO_ANALYST_MGIS_URL',
-  mgis_v2_url: 'GEO_ANALYST_MGIS_V2_URL',
-  telematics_url: 'GEO_ANALYST_TELEMATICS_URL',
-  aiml_url: 'GEO_ANALYST_AIML_URL',
-}
+export const URL_ENV = Object.fromEntries(BASE_URL_KEYS.map((k) => [k, BASE_URLS[k].env])) as Readonly<
+  Record<keyof BaseUrls, string>
+>
 
 /** Maximum size of a --body or --file input (64 MiB). */
 const MAX_INPUT_BYTES = 64 * 1024 * 1024

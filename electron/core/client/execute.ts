@@ -1,6 +1,11 @@
 import {
+  BASE_URLS,
+  credentialsOf,
   fail,
   geoError,
+  GROUP_NAMES,
+  GROUPS,
+  type Group,
   ok,
   type BaseUrlKey,
   type BaseUrls,
@@ -14,16 +19,12 @@ import type { Redactor } from '../http/redactor'
 import type { HttpRequest, HttpResponse, Transport, TransportFailure } from '../http/transport'
 import type { HistoryRecorder } from '../workspace/request-history'
 
-export type Group = 'places' | 'routing' | 'gis' | 'telematics' | 'vision'
+export type { Group }
 
-/** §5: which credential each group uses, most specific first. The licence key is a path segment. */
-export const CREDENTIALS_BY_GROUP: Readonly<Record<Group, readonly CredentialName[]>> = {
-  places: ['token.places', 'token'],
-  routing: ['licence-key'],
-  gis: ['token.gis', 'token'],
-  telematics: ['token.telematics', 'token'],
-  vision: ['token.vision', 'token'],
-}
+/** §5: which credential each group uses, most specific first (the groups' table). */
+export const CREDENTIALS_BY_GROUP = Object.fromEntries(
+  GROUP_NAMES.map((g) => [g, credentialsOf(g)]),
+) as Readonly<Record<Group, readonly CredentialName[]>>
 
 /** Everything an operation module needs; built once by `createClient`. */
 export interface ClientContext {
@@ -105,9 +106,9 @@ export function buildUrl(base: string, segments: string[], query: Query = []): s
 export function buildRequest(spec: CallSpec<unknown>, base: string, credential: string): BuiltRequest {
   const url = buildUrl(base, spec.path(credential), spec.query)
   const headers: Record<string, string> = {
-    Accept: spec.group === 'vision' ? 'image/*, application/json' : 'application/json',
+    Accept: GROUPS[spec.group].accept,
   }
-  if (spec.group !== 'routing') headers.Authorization = `Bearer ${credential}`
+  if (GROUPS[spec.group].auth === 'bearer') headers.Authorization = `Bearer ${credential}`
   Object.assign(headers, spec.headers)
   const built: BuiltRequest = { method: spec.method, url, headers }
   const body = spec.body
@@ -196,8 +197,9 @@ export function parseWith<T>(
 
 function missingCredentialMessage(group: Group): string {
   const names = CREDENTIALS_BY_GROUP[group]
-  const env = group === 'routing' ? 'GEO_ANALYST_LICENCE_KEY' : 'GEO_ANALYST_TOKEN'
-  return `No ${group === 'routing' ? 'licence key' : 'bearer token'} for ${group}: set ${names.join(' or ')} for this profile (geo-analyst secret set ${names[0]}) or ${env}; nothing was sent`
+  const bearer = GROUPS[group].auth === 'bearer'
+  const env = bearer ? 'GEO_ANALYST_TOKEN' : 'GEO_ANALYST_LICENCE_KEY'
+  return `No ${bearer ? 'bearer token' : 'licence key'} for ${group}: set ${names.join(' or ')} for this profile (geo-analyst secret set ${names[0]}) or ${env}; nothing was sent`
 }
 
 /** The fingerprint of a built state change: method, redacted URL and what the body means. */
@@ -267,7 +269,7 @@ export async function execute<T>(
   if (!base) {
     return local(
       'local-configuration',
-      `${spec.operation}: the active profile has no ${spec.base} (the {${spec.base}} base address); set it in the profile or GEO_ANALYST_${spec.base.replace(/_url$/, '').toUpperCase()}_URL`,
+      `${spec.operation}: the active profile has no ${spec.base} (the {${spec.base}} base address); set it in the profile or ${BASE_URLS[spec.base].env}`,
       spec.base,
     )
   }
