@@ -5,6 +5,7 @@ import { checkDatasetName, nameFromFile, type DatasetManifest, type Workspace } 
 import { ImportError } from './crs'
 import { readFeatures, type Format } from './readers'
 import { validateFeatures } from './validate'
+import { keepGeometryNamedProperties } from './geometry-named'
 
 /** Files larger than this are refused before reading; a gzip file may not expand beyond it either. */
 export const MAX_IMPORT_BYTES = 1024 * 1024 * 1024
@@ -63,7 +64,9 @@ export async function readImportFile(
     logical = file.slice(0, -3)
   }
   const { format, candidates, reproject } = await readFeatures(logical, bytes)
-  return { format, ...validateFeatures(candidates, reproject, options) }
+  const checked = validateFeatures(candidates, reproject, options)
+  keepGeometryNamedProperties(checked.features)
+  return { format, ...checked }
 }
 
 /**
