@@ -45,7 +45,23 @@ export async function dispatch(
         },
       }
     }
-    const message = error instanceof Error ? error.message : String(error)
-    return fail('unclassified', redactor.redact(`${name} failed: ${message}`))
+    return fail('unclassified', redactor.redact(`${name} failed: ${describeThrown(error)}`))
   }
+}
+
+/** What was thrown, in words: an Error's message, an object's `message` or its JSON, never "[object Object]". */
+export function describeThrown(error: unknown): string {
+  if (error instanceof Error) return error.message
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as { message?: unknown }).message
+    if (typeof message === 'string' && message !== '') return message
+    try {
+      const json = JSON.stringify(error)
+      if (json !== undefined && json !== '{}') return json.length > 300 ? `${json.slice(0, 300)}…` : json
+    } catch {
+      // a cycle or a bigint: fall through to the kind of object
+    }
+    return `a ${error.constructor?.name ?? 'value'} without a message`
+  }
+  return String(error)
 }

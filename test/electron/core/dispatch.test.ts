@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import type { Handlers } from '../../../electron/core/area'
 import { createCore } from '../../../electron/core/app-core'
+import { dispatch } from '../../../electron/core/dispatch'
+import { Redactor } from '../../../electron/core/http/redactor'
 import { MemorySecretStore } from '../../../electron/core/secrets/memory-secret-store'
 import { useTempDirs } from '../../support/temp-dir'
 
@@ -52,5 +55,30 @@ describe('dispatch, the one entry every host calls', () => {
       ok: true,
       value: { host: 'cli', version: '1.2.3' },
     })
+  })
+
+  it('says what a handler threw that is not an Error, never "[object Object]"', async () => {
+    const thrown: unknown[] = [
+      { message: 'the gazetteer is still loading' },
+      { code: 'E_BUSY', retry: 3 },
+      Object.create(null),
+      'plain text',
+    ]
+    const said: string[] = []
+    for (const value of thrown) {
+      const handlers = {
+        'app.info': async () => {
+          throw value
+        },
+      } as unknown as Handlers
+      const result = await dispatch(handlers, 'app.info', {}, new Redactor())
+      said.push(result.ok ? '' : result.error.message)
+    }
+    expect(said).toEqual([
+      'app.info failed: the gazetteer is still loading',
+      'app.info failed: {"code":"E_BUSY","retry":3}',
+      'app.info failed: a value without a message',
+      'app.info failed: plain text',
+    ])
   })
 })
