@@ -23,6 +23,7 @@ import { RequestHistory } from '../../core/workspace/request-history'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'
 import { jsonOutput } from '../json-output'
+import { parseJsonText } from '../../contract/common/json-text'
 
 /** The operations `geo-analyst call` runs, named `area.verb`: the contract's interface table. */
 export const CALL_OPERATIONS: readonly InterfaceOperationName[] = INTERFACE_OPERATION_NAMES
@@ -66,7 +67,7 @@ async function readInput(file: string, what: string): Promise<Buffer> {
 async function readJson(file: string): Promise<unknown> {
   const text = (await readInput(file, '--body')).toString('utf8')
   try {
-    return JSON.parse(text)
+    return parseJsonText(text)
   } catch (error) {
     throw new GeoFailure('validation', `--body ${file} is not valid JSON: ${(error as Error).message}`, {
       field: 'body',

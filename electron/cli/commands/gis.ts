@@ -7,6 +7,7 @@ import { stringFlag } from '../args'
 import type { CliCommand } from '../context'
 import { parseAssignments } from './call'
 import { localServiceCommands } from './local-service'
+import { parseJsonText } from '../../contract/common/json-text'
 
 /** The workspace commands of the local service, also under `gis` (the short names stay for scripts). */
 const WORKSPACE_COMMANDS = ['import', 'datasets', 'export']
@@ -49,7 +50,7 @@ export const gisCommands: CliCommand[] = [
       let body: unknown
       if (bodyFile) {
         try {
-          body = JSON.parse(await fs.readFile(bodyFile, 'utf8'))
+          body = parseJsonText(await fs.readFile(bodyFile, 'utf8'))
         } catch (error) {
           throw new GeoFailure('validation', `--body ${bodyFile}: ${(error as Error).message}`, {
             field: 'body',

@@ -60,12 +60,14 @@ describe('geo-analyst call', () => {
     fake.on('/telematics/alarm', { status: 201, json: { ok: 1 } })
     fake.on('/aiml/license_plate_blur_pano', { status: 200, body: Buffer.from([0xff, 0xd8, 0xff, 1]) })
     const geo = path.join(dataDir, 'area.geojson')
+    // Saved by Windows Notepad: a byte order mark before the JSON.
     await fs.writeFile(
       geo,
-      JSON.stringify({
-        type: 'FeatureCollection',
-        features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [1, 2] } }],
-      }),
+      '\uFEFF' +
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [1, 2] } }],
+        }),
     )
     const img = path.join(dataDir, 'pano.jpg')
     await fs.writeFile(img, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 7]))
