@@ -56,7 +56,32 @@ const layers = [
     ],
   },
   {
-    files: ['electron/local-service/**/*.ts', 'electron/web/**/*.ts', 'electron/cli/**/*.ts'],
+    // The base layer under the core and the local service: pure helpers both use (atomic writes,
+    // failures, the port the core reaches the local workspace through). It imports the contract and Node.
+    files: ['electron/base/**/*.ts'],
+    patterns: [
+      noUi,
+      {
+        regex: '(^|/)(core|main|preload|web|cli|local-service|src)(/|$)',
+        message: 'electron/base imports only the contract, shared/ and Node: it is under every other layer.',
+      },
+    ],
+  },
+  {
+    // The local service and the client core sit side by side on the base layer, never on each other.
+    files: ['electron/local-service/**/*.ts'],
+    patterns: [
+      noUi,
+      noElectronShell,
+      {
+        regex: '(^|/)(core|web|cli)(/|$)',
+        message:
+          'electron/local-service does not import the client core or a host: shared code goes in electron/base.',
+      },
+    ],
+  },
+  {
+    files: ['electron/web/**/*.ts', 'electron/cli/**/*.ts'],
     patterns: [noUi, noElectronShell],
   },
   {

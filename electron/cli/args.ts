@@ -1,4 +1,4 @@
-import { GeoFailure } from '../core/geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 
 export type FlagKind = 'string' | 'boolean'
 

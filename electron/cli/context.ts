@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { OperationName, OperationResponse, Profile } from '../contract'
 import { createCore, type Core } from '../core/app-core'
-import { GeoFailure } from '../core/geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 import type { SecretStore } from '../core/secrets/secret-store'
 import { resolveDataDir, resolveWorkspaceDir } from '../core/paths'
 import { startLocalService } from '../local-service'

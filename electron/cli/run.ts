@@ -1,4 +1,4 @@
-import { GeoFailure } from '../core/geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 import { resolveConfigDir } from '../core/paths'
 import type { SecretStore } from '../core/secrets/secret-store'
 import { parseArgs } from './args'

@@ -1,5 +1,5 @@
 import { fail, isOperationName, ok, operations, validationFailure, type Result } from '../contract'
-import { GeoFailure } from './geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 import type { CallContext, Handlers } from './area'
 import type { Redactor } from './http/redactor'
 

@@ -1,6 +1,6 @@
 import type { LocalServiceHandle } from './area'
 import { failureOf } from './gis/http-workspace-port'
-import { GeoFailure } from './geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 
 /**
  * Calls to the built-in local service's own extensions (paths outside the interface, e.g.

@@ -10,7 +10,7 @@ import {
   type ImportFileRef,
   type Result,
 } from '../contract'
-import { GeoFailure } from '../core/geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 import type { ImportFile, ImportFiles } from '../core/workspace/import-files'
 
 /**

@@ -1,7 +1,7 @@
 import { app, dialog, type BrowserWindow, type SaveDialogOptions } from 'electron'
 import path from 'node:path'
 import type { ExportFormat, SaveDialogPort } from '../core/export/save-dialog-port'
-import { writeFileAtomic } from '../core/fs/atomic-write'
+import { writeFileAtomic } from '../base/atomic-write'
 
 const FILTERS: Readonly<Record<ExportFormat, { name: string; extensions: string[] }>> = {
   geojson: { name: 'GeoJSON', extensions: ['geojson', 'json'] },

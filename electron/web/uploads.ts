@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { IMPORT_MAX_BYTES, type ImportFileRef } from '../contract'
-import { GeoFailure } from '../core/geo-failure'
+import { GeoFailure } from '../base/geo-failure'
 import type { ImportFile, ImportFiles } from '../core/workspace/import-files'
 import { BodyTooLarge } from './body'
 

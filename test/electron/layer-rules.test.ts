@@ -20,6 +20,15 @@ describe('layer rules of the architecture, enforced by lint', () => {
     ['electron/core/x.ts', "import { ref } from 'vue'\nexport const a = ref"],
     ['electron/local-service/x.ts', "import Map from 'ol/Map'\nexport const a = Map"],
     ['electron/core/x.ts', "import { runCli } from '../cli/run'\nexport const a = runCli"],
+    [
+      'electron/local-service/gis/x.ts',
+      "import { createClient } from '../../core/client/create-client'\nexport const a = createClient",
+    ],
+    [
+      'electron/core/gis/x.ts',
+      "import { startLocalService } from '../../local-service/index'\nexport const a = startLocalService",
+    ],
+    ['electron/base/x.ts', "import { Transport } from '../core/http/transport'\nexport const a = Transport"],
     ['src/x.ts', "import fs from 'node:fs'\nexport const a = fs"],
     ['src/x.ts', "import { ipcRenderer } from 'electron'\nexport const a = ipcRenderer"],
     [
@@ -40,6 +49,11 @@ describe('layer rules of the architecture, enforced by lint', () => {
       "import fs from 'node:fs'\nimport { ok } from '../contract'\nexport const a = [fs, ok]",
     ],
     ['electron/main/x.ts', "import { app } from 'electron'\nexport const a = app"],
+    [
+      'electron/local-service/gis/x.ts',
+      "import { writeFileAtomic } from '../../base/atomic-write'\nexport const a = writeFileAtomic",
+    ],
+    ['electron/core/x.ts', "import { GeoFailure } from '../base/geo-failure'\nexport const a = GeoFailure"],
     [
       'src/x.ts',
       "import { ok } from '../electron/contract'\nimport { ref } from 'vue'\nexport const a = [ok, ref]",

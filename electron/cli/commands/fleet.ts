@@ -9,7 +9,7 @@ import {
   type FleetPoll,
   type ReplayTrack,
 } from '../../contract/telematics/fleet'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { localServiceCall } from '../../core/local-service-call'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'

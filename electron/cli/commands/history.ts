@@ -1,4 +1,4 @@
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { Redactor } from '../../core/http/redactor'
 import { resolveDataDir } from '../../core/paths'
 import { RequestHistory } from '../../core/workspace/request-history'

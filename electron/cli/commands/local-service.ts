@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { resolveWorkspaceDir } from '../../core/paths'
 import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../local-service/export/export-dataset'
 import { ImportError } from '../../local-service/import/crs'

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import { MAX_PROJECT_BYTES, readProject } from '../../contract'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import type { CliCommand } from '../context'
 
 /** `geo-analyst project …`: the app's projects (the layer list, styles, drawings and view). */

@@ -1,5 +1,5 @@
 import { BASE_URL_KEYS, type BaseUrlKey, type Profile } from '../../contract'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { stringFlag } from '../args'
 import type { CliCommand } from '../context'
 

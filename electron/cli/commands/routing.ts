@@ -6,7 +6,7 @@ import {
   type MatrixProfile,
   type MatrixResource,
 } from '../../contract/routing/matrix'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { resolveWorkspaceDir } from '../../core/paths'
 import { extractFormat, importNetwork } from '../../local-service/routing/data/import-network'
 import {

@@ -1,5 +1,5 @@
 import { CREDENTIAL_NAMES, credentialNameSchema, type SecretsStatus } from '../../contract'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { stringFlag } from '../args'
 import type { CliCommand, CliContext } from '../context'
 

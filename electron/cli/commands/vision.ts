@@ -1,7 +1,7 @@
 import { stringFlag } from '../args'
 import type { CliCommand } from '../context'
 import { planBlurJobs } from '../../core/vision/blur-files'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 
 /** `geo-analyst vision …`: license-plate blurring on the active profile (cloud or the built-in local service). */
 export const visionCommands: CliCommand[] = [

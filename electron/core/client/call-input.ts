@@ -1,6 +1,6 @@
 import type { Result } from '../../contract'
 import type { InterfaceTable } from '../../contract/operation'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 
 /** What a caller (the CLI's `call`, a script) gives an interface operation beyond the client. */
 export interface CallInput {

@@ -31,7 +31,7 @@ import {
 } from './execute'
 import { noParams, type CallOptions, type CallTable } from './call-input'
 import type { telematicsInterface } from '../../contract/telematics/operations'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 
 export interface AlarmOptions extends CallOptions {
   /** The spec shows both; JSON is the default. */

@@ -11,7 +11,7 @@ import {
 import { execute, providerHint, type ClientContext } from './execute'
 import { noParams, type CallOptions, type CallTable } from './call-input'
 import type { visionInterface } from '../../contract/vision/operations'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 
 export interface BlurredImage {
   contentType: string

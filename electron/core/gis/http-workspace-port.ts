@@ -3,8 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { classifyStatus } from '../../contract'
 import type { LocalServiceHandle } from '../area'
-import { GeoFailure } from '../geo-failure'
-import type { LocalDatasetInfo, LocalWorkspacePort } from '../workspace/local-workspace-port'
+import { GeoFailure } from '../../base/geo-failure'
+import type { LocalDatasetInfo, LocalWorkspacePort } from '../../base/local-workspace-port'
 
 /** The failure an error answer of the local service means: its class by status, its message and field. */
 export async function failureOf(response: Response, operation: string): Promise<GeoFailure> {

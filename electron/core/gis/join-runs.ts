@@ -4,7 +4,7 @@ import { validateJoinRequest } from '../../contract/gis/join-params'
 import type { JoinOutcome } from '../../contract/gis/layers'
 import type { EventBus } from '../events'
 import type { PartTap } from '../../contract/frames'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import type { RunHistory } from '../workspace/run-history'
 import { joinRunFromOutcome, type JoinRunInput } from './join-result'
 

@@ -3,7 +3,7 @@ import { BINARY_EXPORT_FORMATS } from '../../contract'
 import { mapOperations } from '../../contract/map/operations'
 import type { CoreContext, HandlerRegistry } from '../area'
 import type { SaveDialogPort } from '../export/save-dialog-port'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { ProjectFiles } from './project-files'
 
 /** Ports of the map area a host may give the core (`CoreOptions.ports`). */

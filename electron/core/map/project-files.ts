@@ -8,8 +8,8 @@ import {
   type Project,
   type ProjectEntry,
 } from '../../contract'
-import { writeFileAtomic } from '../fs/atomic-write'
-import { GeoFailure } from '../geo-failure'
+import { writeFileAtomic } from '../../base/atomic-write'
+import { GeoFailure } from '../../base/geo-failure'
 
 const LAST_FILE = 'last.json'
 

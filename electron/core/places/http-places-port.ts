@@ -1,6 +1,6 @@
 import type { SavedPlace, SavePlaceParams } from '../../contract/places/my-places'
 import type { LocalServiceHandle } from '../area'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { classifyStatus } from '../../contract'
 
 /**

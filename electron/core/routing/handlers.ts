@@ -4,7 +4,7 @@ import { networkInfoSchema, routingOperations, type NetworkInfo } from '../../co
 import type { CoreContext, HandlerRegistry } from '../area'
 import { localServiceCall } from '../local-service-call'
 import { geoFailureOf } from '../gis/join-runs'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import type { ImportFiles } from '../workspace/import-files'
 
 function unwrap<T>(result: Result<T>): T {

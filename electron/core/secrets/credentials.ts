@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { CREDENTIAL_NAMES, type CredentialName, type SecretsStatus } from '../../contract'
-import { writeJsonAtomic } from '../fs/atomic-write'
+import { writeJsonAtomic } from '../../base/atomic-write'
 import type { SecretStore } from './secret-store'
 
 /** When each credential was set: names and times only, never a value. */

@@ -1,4 +1,4 @@
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 
 /**
  * A Secret Service that answers but cannot store: its default keyring is locked, or there is none.

@@ -12,8 +12,8 @@ import {
   type Profile,
   type SettingsView,
 } from '../../contract'
-import { writeJsonAtomic } from '../fs/atomic-write'
-import { GeoFailure } from '../geo-failure'
+import { writeJsonAtomic } from '../../base/atomic-write'
+import { GeoFailure } from '../../base/geo-failure'
 import { parseJsonText } from '../../contract/common/json-text'
 
 const SETTINGS_FILE = 'settings.json'

@@ -21,7 +21,7 @@ import type { CoreContext, HandlerRegistry } from '../area'
 import { toCli } from '../http/copy-as-command'
 import { requestPreview } from '../gis/join-preview'
 import { geoFailureOf } from '../gis/join-runs'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { localServiceCall } from '../local-service-call'
 import type { ImportFiles } from '../workspace/import-files'
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { isImageName } from '../../contract/vision/blur-plates'
-import { GeoFailure } from '../geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 
 /**
  * The jobs of `vision blur IN --out OUT`: one file to one file, or every image of a folder (not recursing)

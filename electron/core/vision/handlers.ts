@@ -4,8 +4,8 @@ import type { Result } from '../../contract'
 import { MAX_IMAGE_BYTES, visionOperations } from '../../contract/vision/operations'
 import type { CoreContext, HandlerRegistry } from '../area'
 import type { BlurredImage } from '../client/vision'
-import { writeFileAtomic } from '../fs/atomic-write'
-import { GeoFailure } from '../geo-failure'
+import { writeFileAtomic } from '../../base/atomic-write'
+import { GeoFailure } from '../../base/geo-failure'
 
 /**
  * Plate blurring takes long on big panoramas (tens of seconds on a busy CPU, queued behind other images):

@@ -2,8 +2,8 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { describeIssues, primaryIssue } from '../../contract/common/issues'
 import { geoJsonIssues, type FeatureCollection } from '../../contract/gis/geojson'
-import { writeFileAtomic } from '../fs/atomic-write'
-import { GeoFailure } from '../geo-failure'
+import { writeFileAtomic } from '../../base/atomic-write'
+import { GeoFailure } from '../../base/geo-failure'
 import { parseJsonText } from '../../contract/common/json-text'
 
 export interface LoadedDrawings {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { runSummarySchema, type JoinRun, type RunSummary } from '../../contract'
-import { writeJsonAtomic } from '../fs/atomic-write'
+import { writeJsonAtomic } from '../../base/atomic-write'
 import type { Redactor } from '../http/redactor'
 
 /**

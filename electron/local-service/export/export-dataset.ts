@@ -1,7 +1,7 @@
 import type { Geometry } from 'geojson'
 import { csvLine } from '../../../shared/csv'
 import { featureCollectionText } from '../../../shared/geojson'
-import { writeFileAtomic } from '../../core/fs/atomic-write'
+import { writeFileAtomic } from '../../base/atomic-write'
 import { destroy, loadGeos, toGeos, toWkt } from '../engine/geos'
 import type { DatasetFeature } from '../workspace/features'
 import { writeFlatGeobuf } from '../workspace/fgb'

@@ -1,7 +1,7 @@
 import type { Feature } from 'geojson'
 import { describeIssues, primaryIssue, STATUS_BY_ISSUE_KIND } from '../../contract/common/issues'
 import { validateJoinRequest, type JoinParams } from '../../contract/gis/join-params'
-import { GeoFailure } from '../../core/geo-failure'
+import { GeoFailure } from '../../base/geo-failure'
 import { errorBody, HttpError, JsonResponseWriter, sendJsonText } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { BEARER, type Reply, type Route } from '../router'

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { savedPlacesSchema, type SavedPlace, type SavePlaceParams } from '../../contract/places/my-places'
-import { writeFileAtomic } from '../../core/fs/atomic-write'
+import { writeFileAtomic } from '../../base/atomic-write'
 import { ELOC_ALPHABET } from './data/eloc'
 import { parseJsonText } from '../../contract/common/json-text'
 

@@ -1,6 +1,6 @@
 import { existsSync, promises as fs } from 'node:fs'
 import path from 'node:path'
-import { writeFileAtomic } from '../../core/fs/atomic-write'
+import { writeFileAtomic } from '../../base/atomic-write'
 import { HttpError } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { BEARER, type Route, type RouteRequest } from '../router'

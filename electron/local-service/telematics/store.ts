@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_FLEET_VEHICLES, MAX_FLEET_VEHICLES } from '../../contract/telematics/fleet'
-import { writeFileAtomic, writeJsonAtomic } from '../../core/fs/atomic-write'
+import { writeFileAtomic, writeJsonAtomic } from '../../base/atomic-write'
 import type { AlarmRule } from './engine/alarms/evaluators'
 import type { StoredTrack } from './engine/replay'
 

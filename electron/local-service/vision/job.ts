@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../../core/fs/atomic-write'
+import { writeFileAtomic } from '../../base/atomic-write'
 import { blurImageFile, type BlurredBox, type BlurOptions } from './engine/blur-image'
 import { PlateOcr } from './engine/ocr'
 import { VisionInputError, type AcceptedFormat, type VisionInputProblem } from './input-checks'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { GeoFailure } from '../../../electron/core/geo-failure'
+import { GeoFailure } from '../../../electron/base/geo-failure'
 import { createWorkspacePort } from '../../../electron/local-service'
 import { Workspace } from '../../../electron/local-service/workspace/workspace'
 import { feature, square } from './helpers'

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { GeoFailure } from '../../../electron/core/geo-failure'
+import { GeoFailure } from '../../../electron/base/geo-failure'
 import { ImportGrants, grantDecision, type OfferedFileFacts } from '../../../electron/main/import-grants'
 import { useTempDirs } from '../../support/temp-dir'
 

@@ -1,5 +1,5 @@
 import { promises as fs, readFileSync } from 'node:fs'
-import { writeFileAtomic } from '../../../core/fs/atomic-write'
+import { writeFileAtomic } from '../../../base/atomic-write'
 
 /**
  * The stored road network: a compact, flat graph of typed arrays (compressed: a graph node is an

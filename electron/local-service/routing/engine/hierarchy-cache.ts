@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { writeFileAtomic } from '../../../core/fs/atomic-write'
+import { writeFileAtomic } from '../../../base/atomic-write'
 import type { ContractionHierarchy } from './ch'
 
 /**

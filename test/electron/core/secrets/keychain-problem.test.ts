@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { GeoFailure } from '../../../../electron/core/geo-failure'
+import { GeoFailure } from '../../../../electron/base/geo-failure'
 import {
   KEYCHAIN_LOCKED,
   KEYCHAIN_WITHOUT_KEYRING,
