@@ -1,10 +1,9 @@
 import { promises as fs } from 'node:fs'
-import path from 'node:path'
 import { GeoFailure } from '../base/geo-failure'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../base/local-workspace-port'
 import { ImportError } from './import/crs'
 import { importInWorker, type ImportLimits } from './import/import-runner'
-import { uploadDirPrefix } from './workspace/sweep'
+import { withStagedUpload } from '../base/upload-staging'
 import { nameFromFile, Workspace, WorkspaceError, type DatasetManifest } from './workspace/workspace'
 
 /** A manifest in the contract's terms. */
@@ -96,24 +95,16 @@ export function createWorkspacePort(
         throw failureOf(error, 'datasets.import')
       }
     },
-    async importFile({ fileName, bytes, name, skipInvalid }) {
-      // The readers take a file: stage the bytes under a private temp folder named for this process (so
-      // a start-up sweep can tell it from a live one), keeping only the base name (a browser or Windows
-      // path may use either separator).
-      const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(uploadDirPrefix())
-      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
-      try {
-        await fs.writeFile(file, bytes, { mode: 0o600 })
-        return await port.importPath({
+    importFile({ fileName, bytes, name, skipInvalid }) {
+      // The readers take a file: the bytes are staged as one, removed after the import.
+      return withStagedUpload('import', fileName, bytes, (file, original) =>
+        port.importPath({
           path: file,
           fileName: original,
           ...(name ? { name } : {}),
           ...(skipInvalid ? { skipInvalid } : {}),
-        })
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true })
-      }
+        }),
+      )
     },
   }
   return port

@@ -9,6 +9,7 @@ import { IMPORT_MAX_BYTES, type ImportFileRef } from '../contract'
 import { GeoFailure } from '../base/geo-failure'
 import type { ImportFile, ImportFiles } from '../core/workspace/import-files'
 import { BodyTooLarge } from './body'
+import { uploadDirPrefix } from '../base/upload-staging'
 
 export interface UploadStoreOptions {
   /** Largest upload (default: the app's import limit). */
@@ -123,7 +124,7 @@ export class UploadStore implements ImportFiles {
    */
   private async uploadDir(id: string): Promise<string> {
     for (let attempt = 0; ; attempt++) {
-      this.root ??= fs.mkdtemp(path.join(this.tempDir, `geo-analyst-upload-${process.pid}-`))
+      this.root ??= fs.mkdtemp(uploadDirPrefix('upload', this.tempDir))
       const dir = path.join(await this.root, id)
       try {
         await fs.mkdir(dir, { mode: 0o700 })

@@ -1,9 +1,7 @@
-import { promises as fs } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { classifyStatus } from '../../contract'
 import type { LocalServiceHandle } from '../area'
 import { GeoFailure } from '../../base/geo-failure'
+import { withStagedUpload } from '../../base/upload-staging'
 import type { LocalDatasetInfo, LocalWorkspacePort } from '../../base/local-workspace-port'
 
 /** The failure an error answer of the local service means: its class by status, its message and field. */
@@ -73,23 +71,17 @@ export function httpWorkspacePort(service: () => Promise<LocalServiceHandle | nu
       })
       return (await response.json()) as LocalDatasetInfo
     },
-    async importFile({ fileName, bytes, name, skipInvalid }) {
-      // Staged under a private temp folder for the service to read, keeping only the base name. The folder
-      // is named for this process, so the service's start-up sweep removes it if this process dies first.
-      const original = fileName.split(/[\\/]/).pop() || 'upload'
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `geo-analyst-upload-${process.pid}-`))
-      const file = path.join(dir, original.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '') || 'upload')
-      try {
-        await fs.writeFile(file, bytes, { mode: 0o600 })
-        return await port.importPath({
+    importFile({ fileName, bytes, name, skipInvalid }) {
+      // Staged for the service to read (it reads files); the service's start-up sweep removes the copy if
+      // this process dies first.
+      return withStagedUpload('upload', fileName, bytes, (file, original) =>
+        port.importPath({
           path: file,
           fileName: original,
           ...(name ? { name } : {}),
           ...(skipInvalid ? { skipInvalid } : {}),
-        })
-      } finally {
-        await fs.rm(dir, { recursive: true, force: true })
-      }
+        }),
+      )
     },
   }
   return port

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { processAlive } from './workspace-lock'
 import { STAGING, STAGING_ENTRY } from './workspace'
@@ -8,13 +7,7 @@ import { STAGING, STAGING_ENTRY } from './workspace'
  * Upload copies of imports live in `<temp>/geo-analyst-import-<pid>-XXXXXX` (the service's own) or
  * `<temp>/geo-analyst-upload-<pid>-XXXXXX` (a host's, for the service to read); older builds: no pid.
  */
-export const UPLOAD_PREFIX = 'geo-analyst-import-'
 const UPLOAD_ENTRY = /^geo-analyst-(?:import|upload)-(?:(\d+)-)?[A-Za-z0-9]{6}$/
-
-/** The `mkdtemp` prefix for this process's upload copies. */
-export function uploadDirPrefix(tempDir = os.tmpdir()): string {
-  return path.join(tempDir, `${UPLOAD_PREFIX}${process.pid}-`)
-}
 
 /** A live process that kept an entry longer than this is taken to be another one reusing the id. */
 const FOREIGN_PID_AGE_MS = 24 * 3600_000
