@@ -6,14 +6,18 @@ import {
   type OperationResponse,
   type Result,
 } from '../contract'
-import { HandlerRegistry, type CoreContext, type Handlers, type LocalServiceHandle } from './area'
+import {
+  HandlerRegistry,
+  type CoreContext,
+  type CorePorts,
+  type Handlers,
+  type LocalServiceHandle,
+} from './area'
 import { CORE_AREAS } from './areas'
 import { clientForProfile } from './client/create-client'
 import { dispatch, type CallContext } from './dispatch'
 import { EventBus } from './events'
 import { GeoFailure } from '../base/geo-failure'
-import type { GisPorts } from './gis/handlers'
-import type { MapPorts } from './map/handlers'
 import { Redactor } from './http/redactor'
 import type { TransportOptions } from './http/transport'
 import { resolveDataDir } from './paths'
@@ -35,7 +39,7 @@ export interface CoreOptions {
   /** The data folder (drawings, run and request history); defaults to `resolveDataDir()`. */
   dataDir?: string
   /** Ports only some hosts have, read by the areas that use them (e.g. the desktop save dialog). */
-  ports?: GisPorts & MapPorts
+  ports?: CorePorts
 }
 
 /** The services every host shares, and the one entry point hosts call. */

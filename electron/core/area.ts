@@ -14,6 +14,9 @@ import type { Redactor } from './http/redactor'
 import type { TransportOptions } from './http/transport'
 import type { Credentials } from './secrets/credentials'
 import type { SettingsStore } from './settings/settings-store'
+import type { LocalWorkspacePort } from '../base/local-workspace-port'
+import type { SaveDialogPort } from './export/save-dialog-port'
+import type { ImportFiles } from './workspace/import-files'
 import type { PartTap } from '../contract/frames'
 
 /** What a host gives a call besides its request. */
@@ -51,6 +54,16 @@ export interface LocalServiceHandle {
   onExit?(listener: (reason: string) => void): void
 }
 
+/** What a host may give the core: ports only some hosts have, each read by the areas named. */
+export interface CorePorts {
+  /** gis: the local workspace; by default the built-in local service's, over HTTP. */
+  localWorkspace?: LocalWorkspacePort
+  /** gis, routing, telematics: files offered for import by reference (desktop grants, browser-host uploads); none in the CLI. */
+  importFiles?: ImportFiles
+  /** map: the desktop save dialog for exports (Electron only; the browser host downloads). */
+  saveDialog?: SaveDialogPort
+}
+
 /**
  * What every area's handlers share: the app's stores, the client over the active profile, the event bus, and
  * the host's optional ports. Areas build their own services from it inside `register<Area>Handlers`.
@@ -72,8 +85,8 @@ export interface CoreContext {
   clientWith(transport: TransportOptions): Client
   /** The built-in local service, started on first use; null when this host has none. */
   localService(): Promise<LocalServiceHandle | null>
-  /** Ports only some hosts have (e.g. the desktop save dialog), by name; an area reads the ones it knows. */
-  ports: Readonly<Record<string, unknown>>
+  /** Ports only some hosts have (e.g. the desktop save dialog). */
+  ports: Readonly<CorePorts>
   /** Run when the core closes. */
   onClose(stop: () => Promise<void>): void
 }

@@ -4,7 +4,6 @@ import { gisOperations } from '../../contract/gis/operations'
 import type { CoreContext, HandlerRegistry } from '../area'
 import { GeoFailure } from '../../base/geo-failure'
 import { DrawingsStore } from '../workspace/drawings-store'
-import type { ImportFiles } from '../workspace/import-files'
 import type { LocalWorkspacePort } from '../../base/local-workspace-port'
 import { RunHistory } from '../workspace/run-history'
 import { datasetFromLayer } from './datasets'
@@ -23,14 +22,6 @@ export const JOIN_TRANSPORT = {
   maxResponseBytes: 512 * 1024 * 1024,
 } as const
 
-/** Ports of the gis area a host may give the core (`CoreOptions.ports`). */
-export interface GisPorts {
-  /** The local workspace; by default the built-in local service's, over HTTP. */
-  localWorkspace?: LocalWorkspacePort
-  /** Files offered for import by reference (desktop grants, browser-host uploads); none in the CLI. */
-  importFiles?: ImportFiles
-}
-
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw geoFailureOf(result.error)
   return result.value
@@ -38,7 +29,7 @@ function unwrap<T>(result: Result<T>): T {
 
 /** The analyst's loop: datasets, joins, drawings and run history. */
 export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext): void {
-  const ports = core.ports as GisPorts
+  const ports = core.ports
   const joinClient = core.clientWith(JOIN_TRANSPORT)
   const runs = new RunHistory(core.dataDir, core.redactor)
   const gis = {

@@ -2,21 +2,14 @@ import path from 'node:path'
 import { BINARY_EXPORT_FORMATS } from '../../contract'
 import { mapOperations } from '../../contract/map/operations'
 import type { CoreContext, HandlerRegistry } from '../area'
-import type { SaveDialogPort } from '../export/save-dialog-port'
 import { GeoFailure } from '../../base/geo-failure'
 import { ProjectFiles } from './project-files'
-
-/** Ports of the map area a host may give the core (`CoreOptions.ports`). */
-export interface MapPorts {
-  /** The desktop save dialog for exports (Electron only; the browser host downloads). */
-  saveDialog?: SaveDialogPort
-}
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /** The map's own operations: projects in `<data dir>/projects`, and exports through the save dialog. */
 export function registerMapHandlers(registry: HandlerRegistry, core: CoreContext): void {
-  const { saveDialog } = core.ports as MapPorts
+  const { saveDialog } = core.ports
   const projects = new ProjectFiles(path.join(core.dataDir, 'projects'))
 
   registry.add(mapOperations, {

@@ -5,7 +5,6 @@ import type { CoreContext, HandlerRegistry } from '../area'
 import { localServiceCall } from '../local-service-call'
 import { geoFailureOf } from '../gis/join-runs'
 import { GeoFailure } from '../../base/geo-failure'
-import type { ImportFiles } from '../workspace/import-files'
 
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw geoFailureOf(result.error)
@@ -98,7 +97,7 @@ export function registerRoutingHandlers(registry: HandlerRegistry, core: CoreCon
     },
 
     'routing.importNetwork': async ({ importId, file, name, timeZone }) => {
-      const importFiles = (core.ports as { importFiles?: ImportFiles }).importFiles
+      const importFiles = core.ports.importFiles
       if (!importFiles) {
         throw new GeoFailure(
           'local-configuration',

@@ -23,7 +23,6 @@ import { requestPreview } from '../gis/join-preview'
 import { geoFailureOf } from '../gis/join-runs'
 import { GeoFailure } from '../../base/geo-failure'
 import { localServiceCall } from '../local-service-call'
-import type { ImportFiles } from '../workspace/import-files'
 
 function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw geoFailureOf(result.error)
@@ -254,7 +253,7 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
 
     'fleet.importTrack': async ({ file, name, speed }) => {
       await localProfile('fleet.importTrack')
-      const importFiles = (core.ports as { importFiles?: ImportFiles }).importFiles
+      const importFiles = core.ports.importFiles
       if (!importFiles)
         throw new GeoFailure(
           'local-configuration',
