@@ -96,3 +96,21 @@ export type HardwareResponse = z.output<typeof hardwareResponseSchema>
 
 /** 203 on devices means the device was not found; 204 on hardwareinfo means no content (an empty list). */
 export type DevicesResult = { found: true; response: DevicesResponse } | { found: false }
+
+/**
+ * A local extension of §4.7 (never sent to a service that does not advertise it): `GET
+ * {telematics_url}/devices?form=columns` answers the devices as the map's and list's columns (one array per
+ * field) instead of §2.6 records. The built-in local service advertises it in this header of every
+ * `GET /devices` answer; the other parameters (`state`, `includeInActive`, `ignoreBeacon`, `id`) keep their
+ * §4.7 meaning.
+ */
+export const LOCAL_EXTENSIONS_HEADER = 'x-geo-local-extensions'
+export const DEVICES_COLUMNS_EXTENSION = 'devices-columns'
+export const DEVICES_FORM_PARAM = 'form'
+export const DEVICES_COLUMNS_FORM = 'columns'
+
+/** Whether an answer's headers advertise the columns form. */
+export function advertisesDeviceColumns(headers: { get(name: string): string | null }): boolean {
+  const value = headers.get(LOCAL_EXTENSIONS_HEADER)
+  return value !== null && value.split(',').some((v) => v.trim() === DEVICES_COLUMNS_EXTENSION)
+}

@@ -319,3 +319,12 @@ export const geofencesSchema = z.object({
   ),
 })
 export type Geofences = z.output<typeof geofencesSchema>
+
+/** The answer of `GET {telematics_url}/devices?form=columns` (the local extension of §4.7). */
+export const devicesColumnsResponseSchema = z.object({
+  form: z.literal('columns'),
+  /** The service's clock (unix seconds): the next `state`. */
+  serverTime: z.number(),
+  devices: deviceColumnsSchema,
+})
+export type DevicesColumnsResponse = z.output<typeof devicesColumnsResponseSchema>

@@ -5,6 +5,9 @@ import { checkFields, issuesFailure, type RawParams } from '../../contract/commo
 import { integerValue, numberValue } from '../../contract/common/values'
 import { alarmFormFields, validateAlarm, type AlarmBody } from '../../contract/telematics/alarm'
 import {
+  advertisesDeviceColumns,
+  DEVICES_COLUMNS_FORM,
+  DEVICES_FORM_PARAM,
   devicesResponseSchema,
   hardwareResponseSchema,
   validateDevices,
@@ -15,7 +18,9 @@ import {
 import {
   alarmConfigurationSchema,
   alertSchema,
+  devicesColumnsResponseSchema,
   type AlarmConfiguration,
+  type DevicesColumnsResponse,
 } from '../../contract/telematics/fleet'
 import {
   buildRequest,
@@ -44,6 +49,13 @@ export interface AlarmOptions extends CallOptions {
    */
   idempotencyKey?: string
 }
+
+/**
+ * The live devices in whichever form the service answered: the local extension's columns when the service
+ * advertises them, else its §2.6 records.
+ */
+export type DeviceList =
+  { form: 'columns'; response: DevicesColumnsResponse } | { form: 'records'; response: DevicesResponse }
 
 export interface AlarmCreated {
   created: true
@@ -81,6 +93,8 @@ function query(values: Record<string, unknown>): Query {
 
 /** §4.7, §4.8, §4.9; bearer token of the telematics group. */
 export function telematicsClient(ctx: ClientContext) {
+  /** Base addresses whose service advertised the columns form of the device list (a local extension). */
+  const columnsBases = new Set<string>()
   /** Idempotency-Keys of alarms whose outcome is unknown, by what they mean: a confirmed resend reuses the key. */
   const keysByIdentity = new Map<string, string>()
 
@@ -144,33 +158,75 @@ export function telematicsClient(ctx: ClientContext) {
     })
   }
 
-  return {
-    /** GET {telematics_url}/devices ; 203 means the device was not found. */
-    async devices(params: RawParams, options: CallOptions = {}): Promise<Result<DevicesResponse>> {
-      const checked = validateDevices(params)
-      if (!checked.ok) return issuesFailure('telematics.devices', checked.issues)
-      return execute<DevicesResponse>(ctx, {
+  const deviceNotFound = (id: number | undefined) =>
+    fail('not-found', `telematics.devices: device${id !== undefined ? ` ${id}` : ''} not found (HTTP 203)`, {
+      status: 203,
+      field: 'id',
+    })
+
+  /** GET {telematics_url}/devices ; 203 means the device was not found. */
+  async function devices(params: RawParams, options: CallOptions = {}): Promise<Result<DevicesResponse>> {
+    const checked = validateDevices(params)
+    if (!checked.ok) return issuesFailure('telematics.devices', checked.issues)
+    const base = (await ctx.urls())?.telematics_url
+    return execute<DevicesResponse>(ctx, {
+      operation: 'telematics.devices',
+      group: 'telematics',
+      base: 'telematics_url',
+      method: 'GET',
+      path: () => ['devices'],
+      query: query({ ...checked.value }),
+      replayable: true,
+      signal: options.signal,
+      interpret: (res) => {
+        if (base !== undefined) {
+          if (advertisesDeviceColumns(res.headers)) columnsBases.add(base)
+          else columnsBases.delete(base)
+        }
+        if (res.status === 203) return deviceNotFound(checked.value.id)
+        if (res.status === 204) return ok({ data: [] })
+        return parseWith('telematics.devices', res, devicesResponseSchema)
+      },
+    })
+  }
+
+  /**
+   * The live devices as columns (`form=columns`) when this base address's service advertised that local
+   * extension in an earlier answer; otherwise — the cloud, a service not yet heard from, one that refuses the
+   * form — the §2.6 list, whose answer also tells whether the next call may ask for columns.
+   */
+  async function deviceList(params: RawParams, options: CallOptions = {}): Promise<Result<DeviceList>> {
+    const checked = validateDevices(params)
+    if (!checked.ok) return issuesFailure('telematics.devices', checked.issues)
+    const base = (await ctx.urls())?.telematics_url
+    if (base !== undefined && columnsBases.has(base)) {
+      const columns = await execute<DevicesColumnsResponse>(ctx, {
         operation: 'telematics.devices',
         group: 'telematics',
         base: 'telematics_url',
         method: 'GET',
         path: () => ['devices'],
-        query: query({ ...checked.value }),
+        query: [...query({ ...checked.value }), [DEVICES_FORM_PARAM, DEVICES_COLUMNS_FORM]],
         replayable: true,
         signal: options.signal,
         interpret: (res) => {
-          if (res.status === 203) {
-            return fail(
-              'not-found',
-              `telematics.devices: device${checked.value.id !== undefined ? ` ${checked.value.id}` : ''} not found (HTTP 203)`,
-              { status: 203, field: 'id' },
-            )
-          }
-          if (res.status === 204) return ok({ data: [] })
-          return parseWith('telematics.devices', res, devicesResponseSchema)
+          if (!advertisesDeviceColumns(res.headers)) columnsBases.delete(base)
+          if (res.status === 203) return deviceNotFound(checked.value.id)
+          return parseWith('telematics.devices', res, devicesColumnsResponseSchema)
         },
       })
-    },
+      if (columns.ok) return ok({ form: 'columns', response: columns.value })
+      // A service that no longer knows the form (another one now answers there): ask it for §2.6.
+      if (columns.error.status !== 400 && columns.error.failureClass !== 'validation') return columns
+      columnsBases.delete(base)
+    }
+    const records = await devices(checked.value as RawParams, options)
+    return records.ok ? ok({ form: 'records', response: records.value }) : records
+  }
+
+  return {
+    devices,
+    deviceList,
 
     /** GET {telematics_url}/devices/hardwareinfo ; 204 (no content) is an empty list. */
     async hardware(params: RawParams, options: CallOptions = {}): Promise<Result<HardwareResponse>> {

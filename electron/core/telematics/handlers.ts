@@ -14,6 +14,7 @@ import {
   type AlertEntry,
   emptyDeviceColumns,
   type DeviceColumns,
+  type DevicesColumnsResponse,
   type FleetStatus,
 } from '../../contract/telematics/fleet'
 import { telematicsOperations } from '../../contract/telematics/operations'
@@ -122,14 +123,16 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
   registry.add(telematicsOperations, {
     'fleet.poll': async ({ state, includeInActive, alertsSince }) => {
       const profile = await core.readyProfile()
-      const response = unwrap(
-        await core.client.telematics.devices({
+      // The local service's columns when it advertises them (no §2.6 records to read), else §2.6 records.
+      const list = unwrap(
+        await core.client.telematics.deviceList({
           ...(state !== undefined ? { state } : {}),
           ...(includeInActive ? { includeInActive } : {}),
         }),
-      ) as DevicesResponse & { serverTime?: unknown }
-      const records = response.data as Loose[]
-      const devices = deviceColumns(records)
+      )
+      const response = list.response as (DevicesResponse | DevicesColumnsResponse) & { serverTime?: unknown }
+      const records = list.form === 'records' ? (list.response.data as Loose[]) : []
+      const devices = list.form === 'columns' ? list.response.devices : deviceColumns(records)
       // The local service says its clock; elsewhere the newest record received is the next `state`.
       const newest = devices.time.reduce((max, t) => Math.max(max, t), state ?? 0)
       const serverTime = num(response.serverTime) ?? (newest > 0 ? newest : Math.floor(Date.now() / 1000))

@@ -10,12 +10,20 @@ import {
 } from '../../contract/common/issues'
 import { integerValue, numberValue } from '../../contract/common/values'
 import { ALARM_TYPE_IDS, validateAlarm } from '../../contract/telematics/alarm'
-import { validateDevices, validateHardware } from '../../contract/telematics/devices'
+import {
+  DEVICES_COLUMNS_EXTENSION,
+  DEVICES_COLUMNS_FORM,
+  DEVICES_FORM_PARAM,
+  LOCAL_EXTENSIONS_HEADER,
+  validateDevices,
+  validateHardware,
+} from '../../contract/telematics/devices'
 import { fleetConfigureSchema, MAX_REPLAY_SPEED } from '../../contract/telematics/fleet'
-import { HttpError, sendJsonText } from '../http-util'
+import { HttpError } from '../http-util'
 import { BEARER, type Reply, type Route, type RouteRequest } from '../router'
 import type { LocalArea } from '../service-context'
 import { readTrack, TrackFileError, trackFormat } from './engine/track-file'
+import { DeviceLists } from './device-list'
 import { FleetError, FleetService } from './fleet-service'
 
 /** 400 naming every wrong field (the spec's "bad request"; not 422, whatever the kind of problem). */
@@ -111,6 +119,7 @@ export const telematicsArea: LocalArea = {
   name: 'telematics',
   start(ctx) {
     const service = new FleetService(ctx)
+    const lists = new DeviceLists()
     const routes: Route[] = [
       {
         method: 'GET',
@@ -119,18 +128,39 @@ export const telematicsArea: LocalArea = {
         body: 'none',
         handle: (request) =>
           answer(async () => {
-            const checked = validateDevices(query(request))
+            // `form=columns`: the local extension this service advertises (see DEVICES_COLUMNS_EXTENSION).
+            const params = new URLSearchParams(request.query)
+            const forms = params.getAll(DEVICES_FORM_PARAM)
+            params.delete(DEVICES_FORM_PARAM)
+            const form = forms[0]
+            if (forms.length > 1 || (form !== undefined && form !== DEVICES_COLUMNS_FORM))
+              return badRequest([
+                issue(
+                  DEVICES_FORM_PARAM,
+                  'invalid',
+                  `must be ${DEVICES_COLUMNS_FORM} (or absent for §2.6 records)`,
+                ),
+              ])
+            const checked = validateDevices(params)
             if (!checked.ok) return badRequest(checked.issues)
             const p = checked.value
             const fleet = await service.fleet()
             if (p.id !== undefined && !fleet.device(p.id))
               return refusal(new FleetError(203, `device ${p.id} not found`, 'id'))
             const built = performance.now()
-            const list = fleet.listJson({ ...p, state: seconds(p.state) })
-            // Server-Timing: what building the list took here (the rest of a call is the network's).
-            sendJsonText(request.res, 200, `{"data":${list},"serverTime":${fleet.step},"simulated":true}`, {
+            const filter = { ...p, state: seconds(p.state) }
+            const body = form === undefined ? lists.records(fleet, filter) : lists.columns(fleet, filter)
+            const res = request.res
+            if (res.headersSent || res.destroyed) return undefined
+            res.writeHead(200, {
+              'content-type': 'application/json; charset=utf-8',
+              'content-length': body.byteLength,
+              'cache-control': 'no-store',
+              // Server-Timing: what building the list took here (the rest of a call is the network's).
               'server-timing': `list;dur=${(performance.now() - built).toFixed(2)}`,
+              [LOCAL_EXTENSIONS_HEADER]: DEVICES_COLUMNS_EXTENSION,
             })
+            res.end(body)
             return undefined
           }),
       },

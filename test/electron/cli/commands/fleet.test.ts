@@ -94,4 +94,29 @@ describe('geo-analyst fleet', () => {
     expect(rounds).toHaveLength(1)
     expect(rounds[0]).toMatch(/^— \d\d:\d\d:\d\d: \d+ changed$/)
   })
+
+  it('devices --watch reads the local service’s columns form after its first §2.6 list', async () => {
+    const watched = await cli(
+      ['fleet', 'devices', '--watch', '--interval', '1', '--count', '3', '--json'],
+      env,
+      store,
+    )
+    expect(watched.code).toBe(0)
+    const rounds = watched.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { devices: { id: number[] } })
+    expect(rounds).toHaveLength(3)
+    // The replayed track is the fleet: the first round lists it.
+    expect(rounds[0]!.devices.id).toHaveLength(1)
+    const history = await cli(['history', '--limit', '20', '--json'], env, store)
+    const calls = (JSON.parse(history.stdout) as Array<{ operation: string; url: string }>)
+      .filter((e) => e.operation === 'telematics.devices')
+      .slice(0, 3)
+      .reverse()
+      .map((e) => new URL(e.url).searchParams)
+    // The first answer tells the client the service has the form; the next rounds ask for it, with state.
+    expect(calls.map((q) => q.get('form'))).toEqual([null, 'columns', 'columns'])
+    expect(calls[1]!.get('state')).toMatch(/^\d+$/)
+  })
 })
