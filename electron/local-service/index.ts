@@ -4,6 +4,7 @@ import os from 'node:os'
 import type { BaseUrls } from '../contract/settings'
 import type { Entitlements } from './auth'
 import type { PoolOptions, WorkerPool } from './pool/worker-pool'
+import { PostgisWorkspace } from './postgis/workspace'
 import { createSampleWorkspace, resolveSampleDir } from './sample/sample-workspace'
 import { baseUrls, createLocalServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_ROW_CAP, listen } from './server'
 import { sweepLeftovers } from './workspace/sweep'
@@ -14,6 +15,14 @@ export { SERVICE_GROUPS } from './auth'
 
 export interface LocalServiceOptions {
   workspaceDir: string
+  /**
+   * A PostGIS workspace, `postgresql://USER@HOST:PORT/DB?schema=S1,S2&sslmode=…`: the dataset list (§4.6)
+   * answers from it; the start fails, in plain words, when it cannot be reached or read. The password comes
+   * from `env` as libpq takes it (PGPASSWORD, ~/.pgpass, PGSERVICE), never from the URI.
+   */
+  databaseUri?: string
+  /** Where libpq's variables are read (default `process.env`). */
+  env?: NodeJS.ProcessEnv
   /** 0 or absent: any free port. */
   port?: number
   /** Bearer token the service accepts; generated when absent. */
@@ -63,8 +72,20 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   }
   const token = options.token || secret()
   const licenceKey = options.licenceKey || secret()
-  const { server, pool, stop } = await createLocalServer({
+  const database = options.databaseUri
+    ? PostgisWorkspace.fromUri(options.databaseUri, { env: options.env })
+    : undefined
+  await database?.check().catch(async (error: unknown) => {
+    await database.close()
+    throw error
+  })
+  const {
+    server,
+    pool,
+    stop: stopServer,
+  } = await createLocalServer({
     workspaceDir: options.workspaceDir,
+    ...(database ? { database } : {}),
     token,
     licenceKey,
     entitlements: options.entitlements ?? {},
@@ -72,7 +93,17 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     pool: options.pool ?? {},
     now: options.now,
+  }).catch(async (error: unknown) => {
+    await database?.close()
+    throw error
   })
+  const stop = async () => {
+    try {
+      await stopServer()
+    } finally {
+      await database?.close()
+    }
+  }
   const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
     await stop()
     throw error

@@ -5,6 +5,7 @@ import { BASE_URL_KEYS, type BaseUrls } from '../contract/settings'
 import { LOCAL_AREAS } from './areas'
 import type { Entitlements } from './auth'
 import { WorkerPool, type PoolOptions } from './pool/worker-pool'
+import type { PostgisWorkspace } from './postgis/workspace'
 import { createRouter, type GroupPrefix } from './router'
 import type { AreaInstance, LocalArea, ServiceContext } from './service-context'
 import { sweepStoppedThread } from './workspace/sweep'
@@ -33,6 +34,8 @@ export interface ServerOptions {
   rowCap: number
   maxBodyBytes: number
   pool: PoolOptions
+  /** The PostGIS workspace the dataset list answers from, when the workspace is a database. */
+  database?: PostgisWorkspace
   /** The areas to start (default: every area of `LOCAL_AREAS`). */
   areas?: readonly LocalArea[]
   now?: () => number
@@ -65,6 +68,7 @@ export async function createLocalServer(options: ServerOptions): Promise<LocalSe
   const ctx: ServiceContext = {
     workspaceDir: options.workspaceDir,
     workspace: new Workspace(options.workspaceDir),
+    ...(options.database ? { database: options.database } : {}),
     pool,
     limits: { rowCap: options.rowCap, maxBodyBytes: options.maxBodyBytes },
     entitlements: options.entitlements,

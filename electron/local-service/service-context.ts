@@ -1,5 +1,6 @@
 import type { Entitlements } from './auth'
 import type { WorkerPool } from './pool/worker-pool'
+import type { PostgisWorkspace } from './postgis/workspace'
 import type { Route } from './router'
 import type { Workspace } from './workspace/workspace'
 
@@ -15,6 +16,11 @@ export interface ServiceLimits {
 export interface ServiceContext {
   workspaceDir: string
   workspace: Workspace
+  /**
+   * Set when the service's workspace is a PostGIS database (`--workspace postgresql://…`): the dataset list
+   * (§4.6) answers from it. Joins, saves and the local extensions still use the folder `workspace`.
+   */
+  database?: PostgisWorkspace
   pool: WorkerPool
   limits: ServiceLimits
   entitlements: Entitlements

@@ -5,13 +5,47 @@ import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../local-se
 import { ImportError } from '../../local-service/import/crs'
 import { importInWorker } from '../../local-service/import/import-runner'
 import { startLocalService } from '../../local-service/index'
+import { failureClassOf } from '../../local-service/postgis/errors'
+import {
+  DatabaseWorkspaceError,
+  isDatabaseWorkspace,
+  PostgisWorkspace,
+  WorkspaceUriError,
+} from '../../local-service/postgis/workspace'
 import { sweepLeftovers } from '../../local-service/workspace/sweep'
 import { Workspace, WorkspaceError } from '../../local-service/workspace/workspace'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'
 
+/** The workspace named by `--workspace` (else GEO_ANALYST_WORKSPACE) when it is a postgresql:// URI. */
+function databaseUriOf(ctx: CliContext, args: ParsedArgs): string | undefined {
+  const named = stringFlag(args, 'workspace') || ctx.env.GEO_ANALYST_WORKSPACE
+  return isDatabaseWorkspace(named) ? named : undefined
+}
+
 function workspaceOf(ctx: CliContext, args: ParsedArgs): Workspace {
+  if (databaseUriOf(ctx, args))
+    throw new GeoFailure(
+      'validation',
+      'this command works on a folder workspace only for now; a postgresql:// workspace serves and lists datasets',
+      { field: 'workspace' },
+    )
   return new Workspace(resolveWorkspaceDir({ flag: stringFlag(args, 'workspace'), env: ctx.env }))
+}
+
+/** A PostGIS workspace's problems as failure classes, in the plain words of "Test connection". */
+async function databaseMapped<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof WorkspaceUriError)
+      throw new GeoFailure('validation', error.message, { field: 'workspace' })
+    if (error instanceof DatabaseWorkspaceError)
+      throw new GeoFailure(failureClassOf(error.problem), error.message, {
+        code: `database-${error.problem}`,
+      })
+    throw error
+  }
 }
 
 /** Workspace and import errors as failure classes (exit codes follow from them). */
@@ -39,11 +73,36 @@ function portFlag(args: ParsedArgs): number {
   return port
 }
 
+/** `datasets` over a PostGIS workspace: from the catalogs; counts are the planner's estimates (~). */
+async function databaseDatasets(ctx: CliContext, uri: string): Promise<void> {
+  const list = await databaseMapped(async () => {
+    const workspace = PostgisWorkspace.fromUri(uri, { env: ctx.env })
+    try {
+      return await workspace.list()
+    } finally {
+      await workspace.close()
+    }
+  })
+  const width = Math.max(4, ...list.map((d) => d.name.length))
+  const count = (n: number | null) => (n === null ? '?' : `~${n}`)
+  const human = list.length
+    ? [
+        `${'NAME'.padEnd(width)}  ${'TYPE'.padEnd(16)}${'FEATURES'.padStart(10)}  SOURCE`,
+        ...list.map(
+          (d) =>
+            `${d.name.padEnd(width)}  ${d.geometryType.padEnd(16)}${count(d.featureCount).padStart(10)}  ${d.source}`,
+        ),
+      ].join('\n')
+    : 'The workspace has no datasets.'
+  ctx.print(list, human)
+}
+
 export const localServiceCommands: CliCommand[] = [
   {
     name: 'serve',
     summary: 'Run the built-in local service on 127.0.0.1 until Ctrl-C',
-    usage: 'serve [--port N] [--workspace DIR] [--token T] [--licence-key K] [--no-sample]',
+    usage:
+      'serve [--port N] [--workspace DIR|postgresql://USER@HOST:PORT/DB?schema=S1,S2] [--token T] [--licence-key K] [--no-sample]',
     flags: {
       port: 'string',
       workspace: 'string',
@@ -52,23 +111,34 @@ export const localServiceCommands: CliCommand[] = [
       'no-sample': 'boolean',
     },
     async run(ctx, args) {
-      const workspaceDir = resolveWorkspaceDir({ flag: stringFlag(args, 'workspace'), env: ctx.env })
+      const databaseUri = databaseUriOf(ctx, args)
+      // With a database workspace the folder workspace (GEO_ANALYST_WORKSPACE or the default) still serves joins.
+      const workspaceDir = resolveWorkspaceDir({
+        flag: databaseUri ? undefined : stringFlag(args, 'workspace'),
+        env: isDatabaseWorkspace(ctx.env.GEO_ANALYST_WORKSPACE)
+          ? { ...ctx.env, GEO_ANALYST_WORKSPACE: undefined }
+          : ctx.env,
+      })
       const token = stringFlag(args, 'token') || ctx.env.GEO_ANALYST_TOKEN || undefined
       const licenceKey = stringFlag(args, 'licence-key') || ctx.env.GEO_ANALYST_LICENCE_KEY || undefined
       const service = await mapped(() =>
-        startLocalService({
-          workspaceDir,
-          port: portFlag(args),
-          token,
-          licenceKey,
-          sampleData: args.flags['no-sample'] !== true,
-        }),
+        databaseMapped(() =>
+          startLocalService({
+            workspaceDir,
+            ...(databaseUri ? { databaseUri, env: ctx.env } : {}),
+            port: portFlag(args),
+            token,
+            licenceKey,
+            sampleData: args.flags['no-sample'] !== true,
+          }),
+        ),
       )
+      const shown = databaseUri ? PostgisWorkspace.fromUri(databaseUri).description : workspaceDir
       const generated: Record<string, string> = {}
       if (!token) generated.token = service.token
       if (!licenceKey) generated.licenceKey = service.licenceKey
       const lines = [
-        `Local service on 127.0.0.1:${service.port}, workspace ${workspaceDir}`,
+        `Local service on 127.0.0.1:${service.port}, workspace ${shown}`,
         ...(service.sampleCreated.length
           ? [`Sample datasets created: ${service.sampleCreated.join(', ')}`]
           : []),
@@ -77,10 +147,7 @@ export const localServiceCommands: CliCommand[] = [
         ...(generated.licenceKey ? [`Generated licence key: ${generated.licenceKey}`] : []),
         'Press Ctrl-C to stop.',
       ]
-      ctx.print(
-        { urls: service.urls, workspace: workspaceDir, port: service.port, generated },
-        lines.join('\n'),
-      )
+      ctx.print({ urls: service.urls, workspace: shown, port: service.port, generated }, lines.join('\n'))
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop)
@@ -125,9 +192,11 @@ export const localServiceCommands: CliCommand[] = [
   {
     name: 'datasets',
     summary: 'List the datasets of the workspace',
-    usage: 'datasets [--workspace DIR]',
+    usage: 'datasets [--workspace DIR|postgresql://USER@HOST:PORT/DB?schema=S1,S2]',
     flags: { workspace: 'string' },
     async run(ctx, args) {
+      const databaseUri = databaseUriOf(ctx, args)
+      if (databaseUri) return databaseDatasets(ctx, databaseUri)
       const list = await workspaceOf(ctx, args).list()
       const width = Math.max(4, ...list.map((m) => m.name.length))
       const human = list.length

@@ -1,16 +1,32 @@
-import type { Workspace } from '../workspace/workspace'
+import type { BBox } from 'geojson'
+import type { FieldInfo } from '../workspace/features'
+
+/** One dataset as a workspace lists it: a file workspace's manifest, or a PostGIS table's catalog entry. */
+export interface ListedDataset {
+  name: string
+  geometryType: string
+  source: string
+  fields: FieldInfo[]
+  /** Exact for files; the planner's estimate (`featureCountEstimated`) for PostGIS, null when it has none. */
+  featureCount: number | null
+  featureCountEstimated?: boolean
+  extent: BBox | null
+  geometryColumn: string
+  created: string | null
+}
 
 /** Spec §4.6 / §2.5: GET {mgis_v2_url}/getLayersList; `data` is an array, one entry per dataset. */
-export async function layersList(
-  workspace: Workspace,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const manifests = await workspace.list()
-  const data = manifests.map((m) => ({
+export async function layersList(workspace: {
+  list(): Promise<ListedDataset[]>
+}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const listed = await workspace.list()
+  const data = listed.map((m) => ({
     layername: m.name,
     geometrytype: m.geometryType,
     source: m.source,
     fields: m.fields,
     featureCount: m.featureCount,
+    ...(m.featureCountEstimated ? { featureCountEstimated: true } : {}),
     extent: m.extent,
     geometryColumn: m.geometryColumn,
     created: m.created,

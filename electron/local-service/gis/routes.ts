@@ -4,6 +4,7 @@ import { validateJoinRequest, type JoinParams } from '../../contract/gis/join-pa
 import { GeoFailure } from '../../base/geo-failure'
 import { errorBody, HttpError, JsonResponseWriter, sendJsonText } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
+import { DatabaseWorkspaceError } from '../postgis/workspace'
 import { BEARER, type Reply, type Route } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
 import type { Workspace } from '../workspace/workspace'
@@ -97,7 +98,13 @@ export const gisArea: LocalArea = {
         path: '/mgis/v2/getLayersList',
         auth: BEARER,
         body: 'none',
-        handle: async () => layersList(ctx.workspace),
+        handle: async () =>
+          layersList(ctx.database ?? ctx.workspace).catch((error: unknown) => {
+            // The database's problem in plain words (§4.6 declares 500 for a failure of the service).
+            if (error instanceof DatabaseWorkspaceError)
+              throw new HttpError(500, error.message, { code: `database-${error.problem}` })
+            throw error
+          }),
       },
       {
         method: 'POST',

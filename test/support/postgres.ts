@@ -1,0 +1,151 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+
+/**
+ * A throw-away PostgreSQL cluster for tests and benchmarks: `initdb` in a temp folder (as the `postgres`
+ * user when running as root, since initdb refuses root), listening on 127.0.0.1 at a free port with
+ * password (SCRAM) authentication over TCP, stopped and removed by `stop()`.
+ */
+export interface TestCluster {
+  host: '127.0.0.1'
+  port: number
+  /** The superuser and its password (tests pass it as `PGPASSWORD`, never in a URI). */
+  user: string
+  password: string
+  /** A superuser client on database `postgres`. */
+  admin: pg.Client
+  /** A client on `database` as the superuser (closed by `stop()`). */
+  connect(database: string): Promise<pg.Client>
+  /** `postgresql://user@127.0.0.1:port/database` plus the query given. */
+  uri(database: string, query?: string, user?: string): string
+  stop(): Promise<void>
+}
+
+function pgBin(): string | undefined {
+  const base = '/usr/lib/postgresql'
+  if (!existsSync(base)) return undefined
+  for (const v of readdirSync(base).sort((a, b) => Number(b) - Number(a))) {
+    const bin = path.join(base, v, 'bin')
+    if (existsSync(path.join(bin, 'initdb'))) return bin
+  }
+  return undefined
+}
+
+/** Why a cluster with PostGIS cannot be started here, or undefined when it can. */
+export function postgresMissing(): string | undefined {
+  const bin = pgBin()
+  if (!bin) return 'PostgreSQL is not installed (initdb not found; apt-get install postgresql-15-postgis-3)'
+  const share = execFileSync(path.join(bin, 'pg_config'), ['--sharedir']).toString().trim()
+  if (!existsSync(path.join(share, 'extension', 'postgis.control')))
+    return 'PostGIS is not installed (apt-get install postgresql-15-postgis-3)'
+  return undefined
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export async function startTestCluster(): Promise<TestCluster> {
+  const bin = pgBin()
+  if (!bin) throw new Error(postgresMissing())
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-analyst-pg-'))
+  const data = path.join(dir, 'data')
+  const asRoot = process.getuid?.() === 0
+  const run = (cmd: string, args: string[]) => {
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]]
+      : [path.join(bin, cmd), args]
+    const r = spawnSync(file, argv, { stdio: 'pipe' })
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr.toString()}`)
+  }
+  const user = 'geo_super'
+  const password = `pw-${Math.random().toString(36).slice(2)}`
+  writeFileSync(path.join(dir, 'pw'), password)
+  if (asRoot) {
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString())
+    chownSync(dir, id('-u'), id('-g'))
+    chownSync(path.join(dir, 'pw'), id('-u'), id('-g'))
+  }
+  run('initdb', [
+    '-D',
+    data,
+    '-U',
+    user,
+    `--pwfile=${path.join(dir, 'pw')}`,
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+  ])
+  let port = 0
+  for (let attempt = 0; ; attempt++) {
+    port = await freePort()
+    try {
+      run('pg_ctl', [
+        '-D',
+        data,
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        '-o',
+        `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories='${dir}' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c jit=off`,
+        'start',
+      ])
+      break
+    } catch (error) {
+      if (attempt >= 2) {
+        rmSync(dir, { recursive: true, force: true })
+        throw error
+      }
+    }
+  }
+  // A run stopped without `stop()` (a crash, an exception in a setup) must not leave a server behind.
+  const stopOnExit = () => {
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+    } catch {
+      // already stopped
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  process.once('exit', stopOnExit)
+  const clients: pg.Client[] = []
+  const connect = async (database: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user, password, database })
+    await client.connect()
+    clients.push(client)
+    return client
+  }
+  const admin = await connect('postgres')
+  return {
+    host: '127.0.0.1',
+    port,
+    user,
+    password,
+    admin,
+    connect,
+    uri: (database, query, who = user) =>
+      `postgresql://${encodeURIComponent(who)}@127.0.0.1:${port}/${encodeURIComponent(database)}${query ? `?${query}` : ''}`,
+    async stop() {
+      process.off('exit', stopOnExit)
+      await Promise.all(clients.map((c) => c.end().catch(() => undefined)))
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}
