@@ -18,3 +18,14 @@ export function bboxOf(collection: FeatureCollection): LonLatBox | null {
   const [minLon, minLat, maxLon, maxLat] = bbox(collection)
   return [minLon, minLat, maxLon, maxLat]
 }
+
+/**
+ * Whether two lon/lat boxes share any point. The first may be a view that runs past ±180° (a map showing
+ * more than one copy of the world, or panned across the antimeridian): the copies of `b` it shows count.
+ */
+export function boxesIntersect(view: LonLatBox, b: LonLatBox): boolean {
+  if (view[2] - view[0] >= 360) return view[1] <= b[3] && b[1] <= view[3]
+  return [-360, 0, 360].some(
+    (shift) => view[0] <= b[2] + shift && b[0] + shift <= view[2] && view[1] <= b[3] && b[1] <= view[3],
+  )
+}

@@ -36,6 +36,14 @@ export const MAP_PALETTE = {
   country: '#e2e0da',
   countryBorder: '#a29d92',
   placeLabel: '#3d3322',
+  /** The offline basemap in the dark theme: the same parts, dark fills, light labels on a dark halo. */
+  darkSea: '#0c1a2b',
+  darkState: '#27303d',
+  darkStateBorder: '#7b879a',
+  darkCountry: '#1a1f27',
+  darkCountryBorder: '#4d5667',
+  darkPlaceLabel: '#e2e8f0',
+  darkHalo: 'rgba(11, 18, 32, 0.85)',
   /** Routing: numbered positions, where they were placed on the road, and lines from fast to slow. */
   routePosition: '#1d4ed8',
   routeSnapped: '#111827',

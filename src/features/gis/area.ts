@@ -1,7 +1,17 @@
 import { shallowRef } from 'vue'
+import type { LonLat } from '../../geo/coordinates'
 import { lazyMapPart, lazyPanel } from '../shell/lazy'
 import { defineArea } from '../shell/shell'
 import { GIS_PANELS } from './panels'
+
+declare module '../shell/shell' {
+  interface ShellActions {
+    /** Show a local dataset on the map, by name. */
+    'gis.showDataset': { name: string }
+    /** Draw a circle and join a dataset with it (Intersects); resolves when the rows are in Results. */
+    'gis.joinInCircle': { dataset: string; center: LonLat; radiusMetres: number }
+  }
+}
 
 /** The area's stores and wiring load after the map has painted, like its panels. */
 const wiring = shallowRef<typeof import('./wiring') | null>(null)
@@ -55,6 +65,10 @@ export default defineArea({
       enabled: () => wiring.value?.resultsHaveExtent() ?? false,
     },
   ],
+  actions: {
+    'gis.showDataset': async ({ name }) => (await import('./first-run')).showDataset(name),
+    'gis.joinInCircle': async (payload) => (await import('./first-run')).joinInCircle(payload),
+  },
   openLayers: async (layers) => (await import('./wiring')).openGisLayers(layers),
   project: {
     save: async () => (await import('./wiring')).gisProjectPart(),

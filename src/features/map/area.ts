@@ -1,6 +1,7 @@
 import { ImageDownIcon } from '@lucide/vue'
 import { lazyMapPart, lazyPanel } from '../shell/lazy'
 import { defineArea } from '../shell/shell'
+import { useLayersStore } from './layers/layers-store'
 import { LAYERS_PANELS } from './panels'
 
 /**
@@ -26,6 +27,11 @@ export default defineArea({
       title: 'Attribute table',
       order: 50,
       component: lazyPanel(() => import('./layers/AttributeTable.vue')),
+      // Once a layer's table is open, it stays at hand in every area (while that layer is on the map).
+      everywhere: () => {
+        const layers = useLayersStore()
+        return layers.attributeTable !== null && layers.entries.some((e) => e.id === layers.attributeTable)
+      },
     },
   ],
   mapControls: [

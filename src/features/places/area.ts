@@ -1,6 +1,13 @@
 import { lazyMapPart, lazyPanel } from '../shell/lazy'
 import { defineArea } from '../shell/shell'
 
+declare module '../shell/shell' {
+  interface ShellActions {
+    /** Standardize an address in the Address panel (shown, with the parts and the place on the map). */
+    'places.standardize': { address: string }
+  }
+}
+
 /** Panel ids of the places area, for `panel.show`. */
 export const PLACES_PANELS = {
   address: 'places.address',
@@ -33,4 +40,17 @@ export default defineArea({
   ],
   mapLayers: [{ id: 'places.pins', component: lazyMapPart(() => import('./PlacePins.vue')) }],
   mapControls: [{ id: 'places.search', component: lazyMapPart(() => import('./SearchBox.vue')) }],
+  setup(shell) {
+    // Registered here, where the handler has the shell (to show the panel and fly to the place).
+    return shell.handle('places.standardize', async ({ address }) => {
+      const { useAddressStore } = await import('./address-store')
+      const store = useAddressStore()
+      store.address = address
+      await shell.run('panel.show', { id: PLACES_PANELS.address })
+      if (!store.canRun) throw new Error('The Address panel is busy standardizing: try again in a moment.')
+      const error = await store.run(shell)
+      if (error) throw new Error(`The address was not standardized: ${error.message}`)
+      if (store.notFound) throw new Error('Nothing in the sample address was recognised.')
+    })
+  },
 })

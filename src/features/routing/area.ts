@@ -44,7 +44,19 @@ export default defineArea({
       component: lazyPanel(() => import('./MatrixTable.vue')),
     },
   ],
-  mapLayers: [{ id: 'routing.positions', component: lazyMapPart(() => import('./PositionsLayer.vue')) }],
+  mapLayers: [
+    { id: 'routing.networks', component: lazyMapPart(() => import('./NetworksLayer.vue')) },
+    { id: 'routing.positions', component: lazyMapPart(() => import('./PositionsLayer.vue')) },
+  ],
+  // On the Local profile the matrix routes on the workspace's road networks (the bundled sample is in
+  // Gothenburg): opening the area the first time brings the map to them, imported ones first.
+  dataExtent: async () => {
+    const { useRoutingStore } = await import('./routing-store')
+    const store = useRoutingStore()
+    if (!store.networksLoaded) await store.refreshNetworks()
+    if (!store.checksCoverage) return []
+    return [...store.networks].sort((a, b) => Number(a.bundled) - Number(b.bundled)).map((n) => n.bbox)
+  },
   actions: {
     'routing.usePositions': async ({ points }) => {
       const { useRoutingStore } = await import('./routing-store')

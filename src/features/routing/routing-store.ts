@@ -1,11 +1,20 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import { geoError, importFileProblem, NETWORK_IMPORT_EXTENSIONS, type GeoError } from '@contract/index'
+import {
+  geoError,
+  importFileProblem,
+  LOCAL_PROFILE,
+  NETWORK_IMPORT_EXTENSIONS,
+  type GeoError,
+} from '@contract/index'
+import { boxCovers } from '@contract/routing/coverage'
 import type { MatrixProfile, MatrixResource } from '@contract/routing/matrix'
 import { MAX_MATRIX_POSITIONS } from '@contract/routing/matrix'
 import type { MatrixRun, NetworkInfo, PredictiveRun } from '@contract/routing/operations'
 import { geo, geoEvents, geoFiles } from '../../bridge'
+import { useSettingsStore } from '../settings/settings-store'
 import { optionProblems } from './matrix-format'
+import { outsidePositionsText } from './network-note'
 
 export interface RoutePosition {
   id: number
@@ -21,6 +30,7 @@ export function dayDepartures(date: string): number[] {
 
 /** Distance matrices and predictive runs of the positions the analyst placed; the workspace's road networks. */
 export const useRoutingStore = defineStore('routing', () => {
+  const settings = useSettingsStore()
   const positions = ref<RoutePosition[]>([])
   let nextId = 1
   /** Ids of the positions that are sources / destinations. */
@@ -53,6 +63,7 @@ export const useRoutingStore = defineStore('routing', () => {
     if (positions.value.length < 2) return 'Add at least two positions (click the map).'
     if (positions.value.length > MAX_MATRIX_POSITIONS)
       return `At most ${MAX_MATRIX_POSITIONS} positions including sources.`
+    if (outsideProblem.value) return outsideProblem.value
     if (sourceIndexes.value.length === 0) return 'Choose at least one source.'
     if (destinationIndexes.value.length === 0) return 'Choose at least one destination.'
     return (
@@ -61,6 +72,20 @@ export const useRoutingStore = defineStore('routing', () => {
       null
     )
   })
+
+  /**
+   * A click on the map while adding positions: placed when a road network of the workspace can place it,
+   * else refused where it was clicked (`refusal`), before anything is run. Returns whether it was added.
+   */
+  function placeAt(lon: number, lat: number): boolean {
+    if (!covered(lon, lat)) {
+      refusal.value = { lon, lat, seq: (refusal.value?.seq ?? 0) + 1 }
+      return false
+    }
+    refusal.value = null
+    addPosition(lon, lat)
+    return true
+  }
 
   function addPosition(lon: number, lat: number): void {
     if (positions.value.length >= MAX_MATRIX_POSITIONS) return
@@ -86,6 +111,7 @@ export const useRoutingStore = defineStore('routing', () => {
   }
 
   function clear(): void {
+    refusal.value = null
     positions.value = []
     sourceIds.value = []
     destinationIds.value = []
@@ -133,7 +159,7 @@ export const useRoutingStore = defineStore('routing', () => {
   const predictive = ref<PredictiveRun | null>(null)
 
   async function runPredictive(): Promise<void> {
-    if (positions.value.length < 2 || predictiveRunning.value) return
+    if (positions.value.length < 2 || outsideProblem.value || predictiveRunning.value) return
     predictiveRunning.value = true
     predictiveError.value = null
     const response = await geo['routing.predictive']({
@@ -147,6 +173,23 @@ export const useRoutingStore = defineStore('routing', () => {
 
   // Road networks of the workspace.
   const networks = ref<NetworkInfo[]>([])
+  /** The list was read from the local service at least once (so "outside every network" can be told). */
+  const networksLoaded = ref(false)
+  /**
+   * Positions are checked against the networks' boxes on the Local profile (the local service routes on
+   * the workspace's networks only); a cloud profile's service covers its own region.
+   */
+  const checksCoverage = computed(() => networksLoaded.value && settings.activeProfile === LOCAL_PROFILE)
+  function covered(lon: number, lat: number): boolean {
+    return !checksCoverage.value || networks.value.some((n) => boxCovers(n.bbox, lon, lat))
+  }
+  /** Ids of the positions no network can place (moved there, or put there by another area). */
+  const outsideIds = computed(() => positions.value.filter((p) => !covered(p.lon, p.lat)).map((p) => p.id))
+  const outsideProblem = computed(() =>
+    outsidePositionsText(positions.value.flatMap((p, i) => (outsideIds.value.includes(p.id) ? [i + 1] : []))),
+  )
+  /** The last click refused for being outside every network (shown where it was clicked), or null. */
+  const refusal = ref<{ lon: number; lat: number; seq: number } | null>(null)
   const speedModel = ref<{ name: string; model: boolean } | null>(null)
   const networksError = ref<GeoError | null>(null)
   const importing = ref<{ importId: string; fileName: string; phase: string; fraction: number } | null>(null)
@@ -159,6 +202,7 @@ export const useRoutingStore = defineStore('routing', () => {
     }
     networksError.value = null
     networks.value = response.value.networks
+    networksLoaded.value = true
     speedModel.value = response.value.speedModel
   }
 
@@ -217,6 +261,7 @@ export const useRoutingStore = defineStore('routing', () => {
     sourceIndexes,
     destinationIndexes,
     addPosition,
+    placeAt,
     setPositions,
     movePosition,
     removePosition,
@@ -231,6 +276,11 @@ export const useRoutingStore = defineStore('routing', () => {
     predictive,
     runPredictive,
     networks,
+    networksLoaded,
+    checksCoverage,
+    outsideIds,
+    outsideProblem,
+    refusal,
     speedModel,
     networksError,
     importing,

@@ -11,10 +11,21 @@ export interface SavedLayout {
   activeArea: string | null
   sideOpen: boolean
   bottomOpen: boolean
+  /** The bottom tab chosen last. */
   bottomTab: string | null
+  /** Per area, its bottom tab chosen last: switching areas brings it back. */
+  bottomTabs: Record<string, string>
 }
 
-const DEFAULT_LAYOUT: SavedLayout = { activeArea: null, sideOpen: true, bottomOpen: true, bottomTab: null }
+const DEFAULT_LAYOUT: SavedLayout = {
+  activeArea: null,
+  sideOpen: true,
+  bottomOpen: true,
+  bottomTab: null,
+  bottomTabs: {},
+}
+/** Areas whose bottom tab is remembered (more are not ours). */
+const MAX_REMEMBERED_TABS = 50
 
 function storage(): Storage | null {
   try {
@@ -32,7 +43,7 @@ export function readLayout(from: Storage | null = storage()): SavedLayout {
   } catch {
     saved = null
   }
-  if (!saved || typeof saved !== 'object') return { ...DEFAULT_LAYOUT }
+  if (!saved || typeof saved !== 'object') return { ...DEFAULT_LAYOUT, bottomTabs: {} }
   const s = saved as Record<string, unknown>
   const text = (v: unknown) => (typeof v === 'string' && v.length <= 100 ? v : null)
   const flag = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback)
@@ -41,7 +52,16 @@ export function readLayout(from: Storage | null = storage()): SavedLayout {
     sideOpen: flag(s['sideOpen'], true),
     bottomOpen: flag(s['bottomOpen'], true),
     bottomTab: text(s['bottomTab']),
+    bottomTabs: tabsOf(s['bottomTabs']),
   }
+}
+
+function tabsOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
+  const entries = Object.entries(value as Record<string, unknown>).filter(
+    (e): e is [string, string] => e[0].length <= 100 && typeof e[1] === 'string' && e[1].length <= 100,
+  )
+  return Object.fromEntries(entries.slice(0, MAX_REMEMBERED_TABS))
 }
 
 export interface SettingsRequest {
@@ -58,6 +78,7 @@ export const useShellStore = defineStore('shell', () => {
   const sideOpen = ref(initial.sideOpen)
   const bottomOpen = ref(initial.bottomOpen)
   const bottomTab = ref<string | null>(initial.bottomTab)
+  const bottomTabs = ref<Record<string, string>>(initial.bottomTabs)
   const settingsOpen = ref(false)
   const settingsRequest = ref<SettingsRequest>({ section: null, credential: null, seq: 0 })
   /** A panel to move focus to once it is on screen; `seq` grows with each request. */
@@ -69,6 +90,7 @@ export const useShellStore = defineStore('shell', () => {
       sideOpen: sideOpen.value,
       bottomOpen: bottomOpen.value,
       bottomTab: bottomTab.value,
+      bottomTabs: bottomTabs.value,
     }),
     (layout) => {
       try {
@@ -82,6 +104,17 @@ export const useShellStore = defineStore('shell', () => {
   function chooseArea(id: string): void {
     activeArea.value = id
     sideOpen.value = true
+  }
+
+  /** Show a bottom tab, and remember it as the one of its area (or of the open one, for a shared tab). */
+  function chooseBottomTab(areaId: string | null, panelId: string): void {
+    bottomTab.value = panelId
+    if (areaId !== null) rememberBottomTab(areaId, panelId)
+  }
+
+  /** The tab an area shows the next time it is opened. */
+  function rememberBottomTab(areaId: string, panelId: string): void {
+    if (bottomTabs.value[areaId] !== panelId) bottomTabs.value = { ...bottomTabs.value, [areaId]: panelId }
   }
 
   function openSettings(section?: SettingsSection, credential?: CredentialName): void {
@@ -102,10 +135,13 @@ export const useShellStore = defineStore('shell', () => {
     sideOpen,
     bottomOpen,
     bottomTab,
+    bottomTabs,
     settingsOpen,
     settingsRequest,
     focusRequest,
     chooseArea,
+    chooseBottomTab,
+    rememberBottomTab,
     openSettings,
     focusPanel,
   }

@@ -41,6 +41,11 @@ export interface PanelContribution {
   component: Component
   /** Position among the region's panels (lower first; registration order breaks ties). */
   order?: number
+  /**
+   * Bottom panels: reactive; while true the tab stays in the bottom panel whichever area is open (the
+   * map's attribute table, once a layer's table is open). Otherwise a bottom panel shows with its area only.
+   */
+  everywhere?: () => boolean
 }
 
 /** A component mounted inside the map: a render-less layer, or a control drawn over the map. */
@@ -85,6 +90,12 @@ export interface AreaDefinition {
    */
   openLayers?: (layers: ProjectLayer[], shell: Shell) => Promise<string[]> | string[]
   /**
+   * Where the area's data lives (lon/lat boxes, the one to show first first): asked the first time the area
+   * is opened; when the map shows none of them, it goes to the first (the routing network, the fleet).
+   * An empty list: the data is wherever the map is (or not known yet).
+   */
+  dataExtent?: (shell: Shell) => Promise<LonLatBox[]>
+  /**
    * The area's own part of a project file beside its layers (the drawings of gis): `save` returns it
    * (checked by the area's schema in `electron/contract/map/project.ts` `PROJECT_PARTS`), `open` takes
    * it back (undefined when the project has none).
@@ -108,7 +119,11 @@ export interface Shell {
   /** Run an action; throws when nothing handles it, so a missing wire shows at once. */
   run<K extends ActionName>(name: K, payload: ShellActions[K]): Promise<void>
   sidePanels(areaId: string): PanelContribution[]
-  bottomPanels(): PanelContribution[]
+  /**
+   * Bottom panels: with an area, the ones shown while it is open — its own and those shown everywhere now
+   * (reactive when read in a computed); without, every area's.
+   */
+  bottomPanels(areaId?: string): PanelContribution[]
   mapLayers(): MapContribution[]
   mapControls(): MapContribution[]
   commands(): CommandContribution[]
@@ -176,7 +191,14 @@ export function createShell(): Shell {
       await handler(payload)
     },
     sidePanels: (areaId) => ordered(areas.find((a) => a.id === areaId)?.sidePanels ?? []),
-    bottomPanels: () => ordered(areas.flatMap((a) => a.bottomPanels ?? [])),
+    bottomPanels: (areaId) =>
+      ordered(
+        areas.flatMap((a) =>
+          (a.bottomPanels ?? []).filter(
+            (p) => areaId === undefined || a.id === areaId || (p.everywhere?.() ?? false),
+          ),
+        ),
+      ),
     mapLayers: () => ordered(areas.flatMap((a) => a.mapLayers ?? [])),
     mapControls: () => ordered(areas.flatMap((a) => a.mapControls ?? [])),
     commands: () => areas.flatMap((a) => a.commands ?? []),

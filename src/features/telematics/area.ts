@@ -1,4 +1,5 @@
 import { watch } from 'vue'
+import type { LonLatBox } from '../../geo/extent'
 import { lazyMapPart, lazyPanel } from '../shell/lazy'
 import { defineArea } from '../shell/shell'
 import { useShellStore } from '../shell/shell-store'
@@ -12,6 +13,33 @@ export const FLEET_PANELS = {
   alerts: 'fleet.alerts',
   hardware: 'fleet.hardware',
 } as const
+
+/** How long opening the area waits for the first devices before leaving the map where it is. */
+const FIRST_DEVICES_WAIT_MS = 30_000
+
+/** The box around the fleet's located devices once the first poll has answered (null: none, or no answer). */
+async function firstDevicesBox(): Promise<LonLatBox | null> {
+  const { useFleetStore } = await import('./fleet-store')
+  const store = useFleetStore()
+  store.start()
+  return new Promise((resolve) => {
+    let stop: (() => void) | null = null
+    const timer = setTimeout(() => finish(null), FIRST_DEVICES_WAIT_MS)
+    function finish(box: LonLatBox | null): void {
+      clearTimeout(timer)
+      queueMicrotask(() => stop?.())
+      resolve(box)
+    }
+    stop = watch(
+      () => [store.locatedBox, store.serverTime, store.pollError] as const,
+      ([box, answered, failed]) => {
+        if (box) finish(box)
+        else if (answered !== null || failed) finish(null)
+      },
+      { immediate: true },
+    )
+  })
+}
 
 /**
  * Fleet (spec §4.7–4.9): live devices on the map and in a list (the local service's simulated or replayed
@@ -53,6 +81,11 @@ export default defineArea({
   mapControls: [
     { id: 'fleet.notifications', component: lazyMapPart(() => import('./AlertNotifications.vue')) },
   ],
+  // The fleet opens on its vehicles: the first time, the map goes to them unless some are in view.
+  dataExtent: async () => {
+    const box = await firstDevicesBox()
+    return box ? [box] : []
+  },
   setup(shell) {
     const layout = useShellStore()
     let stopped = false

@@ -11,6 +11,7 @@ import type {
 } from '@contract/telematics/fleet'
 import { DEVICE_STATUS_VALUES } from '@contract/telematics/fleet'
 import { geo } from '../../bridge'
+import type { LonLatBox } from '../../geo/extent'
 
 /** One device as the list and the map read it (a row of the poll's columns). */
 export interface DeviceRow {
@@ -150,6 +151,18 @@ export const useFleetStore = defineStore('fleet', () => {
     return selectedId.value === null ? null : (devices.value.get(selectedId.value) ?? null)
   })
   const simulated = computed(() => status.value?.simulated === true)
+  /** A lon/lat box around the devices with a location, or null (none yet). */
+  const locatedBox = computed((): LonLatBox | null => {
+    void version.value
+    let box: LonLatBox | null = null
+    for (const d of devices.value.values()) {
+      if (d.lon === null || d.lat === null) continue
+      box = box
+        ? [Math.min(box[0], d.lon), Math.min(box[1], d.lat), Math.max(box[2], d.lon), Math.max(box[3], d.lat)]
+        : [d.lon, d.lat, d.lon, d.lat]
+    }
+    return box
+  })
   const paused = computed(() => live.value && hidden.value)
 
   function recordTrail(row: DeviceRow, now: number): void {
@@ -409,6 +422,7 @@ export const useFleetStore = defineStore('fleet', () => {
     statusError,
     configuring,
     simulated,
+    locatedBox,
     search,
     statusFilter,
     list,

@@ -7,6 +7,7 @@ import {
   type NetworkHeader,
 } from '../data/graph-file'
 import { ACCESS_PENALTY_FACTOR, Access, HIGHWAY_CLASSES, PROFILES, type Profile } from '../data/profiles'
+import { boxCovers, SNAP_LIMIT_M } from '../../../contract/routing/coverage'
 import { contract, type ContractionHierarchy, type InputArcs } from './ch'
 import { lastAtMost } from './numeric'
 
@@ -15,11 +16,8 @@ const RAD = Math.PI / 180
 const EARTH_RADIUS_M = 6_371_008.8
 const M_PER_DEG = EARTH_RADIUS_M * RAD
 
-/**
- * Positions farther than this from every road the profile may use are not snapped: their matrix cells
- * are null. 2 km covers a point in a park or a campus; beyond that the answer would be about another place.
- */
-export const SNAP_LIMIT_M = 2000
+/** Positions farther than this from every road are not snapped (the rule the renderer checks too). */
+export { SNAP_LIMIT_M }
 
 /** rtype of §4.3: 0 least time (optimal), 1 least distance (shortest). */
 export type RouteType = 0 | 1
@@ -329,10 +327,7 @@ export class RoadNetwork {
 
   /** Whether a position is within the network's box widened by the snap limit. */
   covers(lon: number, lat: number, limit = SNAP_LIMIT_M): boolean {
-    const [minLon, minLat, maxLon, maxLat] = this.header.bbox
-    const dLat = limit / M_PER_DEG
-    const dLon = dLat / Math.max(0.01, Math.cos(lat * RAD))
-    return lon >= minLon - dLon && lon <= maxLon + dLon && lat >= minLat - dLat && lat <= maxLat + dLat
+    return boxCovers(this.header.bbox, lon, lat, limit)
   }
 
   /** The edge whose geometry holds coordinate index c. */

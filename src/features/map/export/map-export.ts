@@ -1,7 +1,8 @@
 import type OlMap from 'ol/Map'
 import { getCenter } from 'ol/extent'
 import { toLonLat } from 'ol/proj'
-import { MAP_PALETTE } from '../../../kit/palette'
+import { resolvedTheme } from '../../../kit/theme'
+import { BASEMAP_THEMES } from '../view/basemap-style'
 import type { LegendItem } from '../layers/layer-model'
 import {
   legendBlocks,
@@ -72,7 +73,7 @@ function compose(map: OlMap, css: [number, number], ratio: number): HTMLCanvasEl
   out.width = Math.round(css[0] * ratio)
   out.height = Math.round(css[1] * ratio)
   const ctx = out.getContext('2d')!
-  ctx.fillStyle = MAP_PALETTE.sea
+  ctx.fillStyle = BASEMAP_THEMES[resolvedTheme()].sea
   ctx.fillRect(0, 0, out.width, out.height)
   const canvases =
     map.getViewport()?.querySelectorAll<HTMLCanvasElement>('.ol-layer canvas, canvas.ol-layer') ?? []
@@ -98,7 +99,11 @@ function compose(map: OlMap, css: [number, number], ratio: number): HTMLCanvasEl
       ctx.fillStyle = background
       ctx.fillRect(0, 0, canvas.width, canvas.height)
     }
+    // What the screen shows: a layer's CSS filter (the dark theme's darkened tiles) applies here too.
+    const filter = parent ? getComputedStyle(parent).filter : 'none'
+    ctx.filter = filter && filter !== 'none' ? filter : 'none'
     ctx.drawImage(canvas, 0, 0)
+    ctx.filter = 'none'
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0)
   ctx.globalAlpha = 1

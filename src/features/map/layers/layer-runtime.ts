@@ -1,3 +1,5 @@
+import type { LonLatBox } from '../../../geo/extent'
+
 /**
  * What a layer can do that is not data: callbacks its component registers beside the store's entry
  * (the store stays serializable). Keyed by layer id; `useMapLayer` sets and clears them.
@@ -11,6 +13,11 @@ export interface LayerBinding {
   table?(): { columns: string[]; rows: Array<Record<string, unknown>> }
   /** Open the area's own table panel for it instead (e.g. "Results"). */
   openTable?(): void | Promise<void>
+  /**
+   * Whether any feature lies in a lon/lat box (the map's view): the legend lists only layers with
+   * something in view. `useMapLayer` answers from the layer's vector sources unless the area does.
+   */
+  hasFeaturesIn?(box: LonLatBox): boolean
 }
 
 const bindings = new Map<string, LayerBinding>()

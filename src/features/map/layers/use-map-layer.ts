@@ -7,6 +7,7 @@ import type { StyleFunction } from 'ol/style/Style'
 import { computed, onMounted, onUnmounted, ref, watch, type ComputedRef } from 'vue'
 import type { LayerStyle } from '@contract/index'
 import { useOlMap } from '../view/map-context'
+import { contentChanged, sourcesHaveFeaturesIn, vectorSourcesOf } from './in-view'
 import type { LayerDefinition, LayerEntry } from './layer-model'
 import { bindLayer, layerBinding, type LayerBinding } from './layer-runtime'
 import { useLayersStore } from './layers-store'
@@ -52,6 +53,13 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
   let heatmap: HeatmapLayer | null = null
   let labels: VectorLayer | null = null
   let mounted = false
+  // What the legend asks: whether the layer's features reach into the view (its vector sources).
+  const sources = vectorSourcesOf(options.layers)
+  if (options.styled && !sources.includes(options.styled.source)) sources.push(options.styled.source)
+  const binding: LayerBinding = {
+    ...(sources.length > 0 ? { hasFeaturesIn: (box) => sourcesHaveFeaturesIn(sources, box) } : {}),
+    ...options.binding,
+  }
 
   const entry = computed(() => {
     const id = current.value
@@ -68,7 +76,7 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     else {
       current.value = def.id
       store.register(def)
-      unbind = bindLayer(def.id, options.binding ?? {})
+      unbind = bindLayer(def.id, binding)
     }
   }
 
@@ -164,11 +172,13 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
 
   onMounted(() => {
     mounted = true
+    for (const source of sources) source.on('change', contentChanged)
     for (const layer of all()) map.addLayer(layer)
     applyPresentation(entry.value)
   })
   onUnmounted(() => {
     mounted = false
+    for (const source of sources) source.un('change', contentChanged)
     for (const layer of all()) map.removeLayer(layer)
     heatmap?.dispose()
     leave()

@@ -25,6 +25,8 @@ export const useMapStore = defineStore('map', () => {
   const center = ref<LonLat | null>(null)
   const zoom = ref<number | null>(null)
   const cursor = ref<LonLat | null>(null)
+  /** What the map shows now, as a lon/lat box (may run past ±180°); null until it is drawn. */
+  const viewBox = ref<LonLatBox | null>(null)
   const fitRequest = ref<FitRequest | null>(null)
   const centerRequest = ref<CenterRequest | null>(null)
 
@@ -35,6 +37,10 @@ export const useMapStore = defineStore('map', () => {
   function setView(nextCenter: LonLat, nextZoom: number): void {
     center.value = nextCenter
     zoom.value = nextZoom
+  }
+
+  function setViewBox(box: LonLatBox | null): void {
+    viewBox.value = box
   }
 
   function setCursor(next: LonLat | null): void {
@@ -54,10 +60,12 @@ export const useMapStore = defineStore('map', () => {
     center,
     zoom,
     cursor,
+    viewBox,
     fitRequest,
     centerRequest,
     setBasemap,
     setView,
+    setViewBox,
     setCursor,
     fitTo,
     centerOn,

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/vue'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { h } from 'vue'
 import { BASE_URL_KEYS } from '@contract/index'
 import * as bridge from '../../../../src/bridge'
 import AppToolbar from '../../../../src/features/shell/AppToolbar.vue'
@@ -28,10 +29,14 @@ const COMMANDS_AREA = defineArea({
     { id: 'test.off', label: 'Unavailable command', run: () => void ran.push('off'), enabled: () => false },
     { id: 'test.last', label: 'Last command', run: () => void ran.push('last') },
   ],
+  bottomPanels: [{ id: 'test.table', title: 'Table', component: () => h('p', 'A table') }],
 })
+/** An area with nothing to show in the bottom panel. */
+const PLAIN_AREA = defineArea({ id: 'plain', title: 'Plain area', icon: 'M0 0h24v24H0z', order: 5 })
 
 async function renderToolbar() {
-  const app = createTestApp([COMMANDS_AREA])
+  const app = createTestApp([COMMANDS_AREA, PLAIN_AREA])
+  useShellStore().chooseArea('test')
   await useSettingsStore().load()
   return renderInApp(AppToolbar, { app })
 }
@@ -61,6 +66,17 @@ describe('AppToolbar', () => {
     expect(bottom.getAttribute('aria-controls')).toBe('bottom-panel')
     await user.click(bottom)
     expect(useShellStore().bottomOpen).toBe(false)
+  })
+
+  it('offers no bottom panel toggle in an area with no bottom tab: the region is folded', async () => {
+    await renderToolbar()
+    const bottom = screen.getByRole<HTMLButtonElement>('button', { name: 'Bottom panel' })
+    expect([bottom.disabled, bottom.getAttribute('aria-expanded')]).toEqual([false, 'true'])
+    useShellStore().chooseArea('plain')
+    await waitFor(() => expect(bottom.disabled).toBe(true))
+    expect(bottom.getAttribute('aria-expanded')).toBe('false')
+    // The choice is kept for the areas that have tabs.
+    expect(useShellStore().bottomOpen).toBe(true)
   })
 
   it('opens Settings through the shell', async () => {

@@ -97,13 +97,14 @@ describe('the shell’s regions', () => {
     expect(useShellStore().sideOpen).toBe(true)
   })
 
-  it('shows bottom panels as tabs, keeps a panel’s state while another is shown, and remembers the tab', async () => {
+  it('shows the open area’s bottom panels as tabs, keeps a panel’s state while another is shown, and remembers the tab', async () => {
     renderLayout()
+    await user.click(screen.getByRole('tab', { name: 'Spatial analytics' }))
     const tablist = screen.getByRole('tablist', { name: 'Bottom panels' })
     const names = within(tablist)
       .getAllByRole('tab')
       .map((t) => t.textContent?.trim())
-    expect(names).toEqual(['Results', 'Run history', 'Places list', 'Lazy'])
+    expect(names).toEqual(['Results', 'Run history'])
     await user.type(screen.getByRole('textbox', { name: 'Results note' }), 'kept')
     const results = screen.getByRole('tab', { name: 'Results' })
     results.focus()

@@ -19,29 +19,40 @@ describe('the shell’s layout store', () => {
     ])
     layout.chooseArea('gis')
     layout.bottomOpen = false
-    layout.bottomTab = 'gis.history'
+    layout.chooseBottomTab('gis', 'gis.history')
+    layout.rememberBottomTab('fleet', 'fleet.alerts')
     await nextTick()
     expect(JSON.parse(localStorage.getItem(LAYOUT_STORAGE_KEY)!)).toEqual({
       activeArea: 'gis',
       sideOpen: true,
       bottomOpen: false,
       bottomTab: 'gis.history',
+      bottomTabs: { gis: 'gis.history', fleet: 'fleet.alerts' },
     })
     setActivePinia(createPinia())
     const again = useShellStore()
     expect([again.activeArea, again.bottomOpen, again.bottomTab]).toEqual(['gis', false, 'gis.history'])
+    // Each area's bottom tab chosen last comes back with it.
+    expect(again.bottomTabs).toEqual({ gis: 'gis.history', fleet: 'fleet.alerts' })
     // Settings is not part of the layout: it opens only when asked.
     expect(again.settingsOpen).toBe(false)
   })
 
   it('falls back to the default layout for anything it did not write', () => {
+    const defaults = { activeArea: null, sideOpen: true, bottomOpen: true, bottomTab: null, bottomTabs: {} }
     localStorage.setItem(LAYOUT_STORAGE_KEY, '{not json')
-    expect(readLayout()).toEqual({ activeArea: null, sideOpen: true, bottomOpen: true, bottomTab: null })
+    expect(readLayout()).toEqual(defaults)
     localStorage.setItem(
       LAYOUT_STORAGE_KEY,
-      JSON.stringify({ activeArea: 7, sideOpen: 'yes', bottomTab: 'x'.repeat(500) }),
+      JSON.stringify({ activeArea: 7, sideOpen: 'yes', bottomTab: 'x'.repeat(500), bottomTabs: ['gis'] }),
     )
-    expect(readLayout()).toEqual({ activeArea: null, sideOpen: true, bottomOpen: true, bottomTab: null })
+    expect(readLayout()).toEqual(defaults)
+    // An area's remembered tab is kept only when it is text of a sane length.
+    localStorage.setItem(
+      LAYOUT_STORAGE_KEY,
+      JSON.stringify({ bottomTabs: { gis: 'gis.results', fleet: 3, routing: 'x'.repeat(500) } }),
+    )
+    expect(readLayout().bottomTabs).toEqual({ gis: 'gis.results' })
   })
 
   it('counts Settings requests, so asking for the same credential twice moves focus again', () => {

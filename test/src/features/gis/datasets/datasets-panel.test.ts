@@ -7,6 +7,7 @@ import DatasetsPanel from '../../../../../src/features/gis/datasets/DatasetsPane
 import { useDatasetsStore } from '../../../../../src/features/gis/datasets/datasets-store'
 import type { FakeGeo } from '../../../support/fake-geo'
 import { renderInApp } from '../../../support/render'
+import { labelNotInName } from '../../../support/visible-names'
 
 vi.mock('../../../../../src/bridge', async () => {
   const { createFakeGeo } = await import('../../../support/fake-geo')
@@ -159,6 +160,13 @@ describe('DatasetsPanel', () => {
     await user.click(button('Show india_cities on map'))
     await waitFor(() => expect(names('Legend')).toEqual(['india_states: MULTIPOLYGON']))
     expect(button('Show india_cities on map').getAttribute('aria-pressed')).toBe('false')
+  })
+
+  it('keeps a toggle’s visible label in its name, shown or not (WCAG 2.5.3)', async () => {
+    await renderPanel()
+    await user.click(button('Show india_cities on map'))
+    await waitFor(() => expect(button('Show india_cities on map').getAttribute('aria-pressed')).toBe('true'))
+    expect(labelNotInName()).toEqual([])
   })
 
   it('says why a dataset cannot be shown', async () => {

@@ -39,7 +39,11 @@ async function renderToolbar() {
 }
 
 const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name })
-const shapeItems = () => within(screen.getByRole('list', { name: 'Drawn shapes' })).queryAllByRole('listitem')
+/** The drawn shapes' list items; the list over the map is not there at all while it would be empty. */
+const shapeItems = () => {
+  const list = screen.queryByRole('list', { name: 'Drawn shapes' })
+  return list ? within(list).queryAllByRole('listitem') : []
+}
 const alerts = (text: RegExp) => screen.queryAllByRole('alert').filter((a) => text.test(a.textContent ?? ''))
 
 describe('DrawToolbar', () => {
@@ -66,7 +70,9 @@ describe('DrawToolbar', () => {
       'Clear drawings',
     ])
       toolbar.getByRole('button', { name })
-    expect(button('Draw circle').textContent).toContain('Circle (64 vertices)')
+    // The note is the button's description (its tooltip, outside the button), not part of its name.
+    const circleNote = button('Draw circle').getAttribute('aria-describedby') ?? ''
+    expect(document.getElementById(circleNote)?.textContent).toContain('Circle (64 vertices)')
     await user.click(button('Draw circle'))
     expect(button('Draw circle').getAttribute('aria-pressed')).toBe('true')
     expect(screen.getByRole('status').textContent).toContain('Circle (64 vertices): sent as a polygon')
@@ -112,8 +118,11 @@ describe('DrawToolbar', () => {
     await user.keyboard('{/Shift}')
     expect(first!.getAttribute('aria-pressed')).toBe('true')
     expect(second!.getAttribute('aria-pressed')).toBe('true')
+    screen.getByRole('region', { name: 'Drawn shapes (2)' })
     await user.click(button('Delete selected'))
     expect(shapeItems()).toHaveLength(0)
+    // Empty, the box over the map folds away (it does not cover the map to say "none").
+    expect(screen.queryByRole('region', { name: /^Drawn shapes/ })).toBeNull()
     await user.click(button('Undo'))
     expect(shapeItems().map((li) => li.getAttribute('aria-label'))).toEqual([
       expect.stringMatching(/^Polygon 1 · /),
