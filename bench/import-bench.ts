@@ -1,5 +1,5 @@
 /**
- * Import benchmark (a benchmark, not a test): `npm run bench:import [-- --rows N] [-- --runs N]`.
+ * Import benchmark (a benchmark, not a test): `npm run bench:import [-- --rows N] [-- --runs N] [-- --ogr2ogr]`.
  *
  * Writes a CSV of N point rows (default 1,000,000; deterministic), then imports it into a fresh workspace
  * three ways and prints, side by side, the median wall time, the longest time this (serving) thread went
@@ -8,8 +8,15 @@
  *   - "worker": `importInWorker` (the pool's `workspace.import` job in a worker with the default limits);
  *   - "service": POST /local/datasets/import to a local service in this process (the host's path).
  * A timer ticking every 10 ms measures the stall; with the import off-thread it stays near the tick.
+ *
+ * With `--ogr2ogr`, instead: the same CSV imported by `geo-analyst import`'s path (`importInWorker`, in a
+ * fresh Node process of its own) and converted by `ogr2ogr -f FlatGeobuf` (X/Y from lon/lat), one after
+ * the other in each run, each under `/usr/bin/time -v`: median wall time and peak resident memory. The
+ * import runs the built CLI (`out/cli/geo-analyst.mjs import`) when it exists, else (or with `--source`)
+ * the sources through tsx.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -26,6 +33,7 @@ const option = (name: string, fallback: number) => {
 const ROWS = option('rows', 1_000_000)
 const RUNS = option('runs', 3)
 const TOKEN = 'bench-token'
+const CLI = path.join(import.meta.dirname, '..', 'out', 'cli', 'geo-analyst.mjs')
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
@@ -56,6 +64,105 @@ async function measure(run: () => Promise<unknown>) {
   clearInterval(tick)
   stall = Math.max(stall, performance.now() - last)
   return { ms, stall, utilization }
+}
+
+/** `--child FILE WORKSPACE`: one import as the CLI runs it, its own time printed as JSON. */
+async function child(file: string, workspaceDir: string) {
+  const t0 = performance.now()
+  const manifest = await importInWorker(new Workspace(workspaceDir), file, { name: 'places' })
+  const ms = performance.now() - t0
+  console.log(JSON.stringify({ ms, features: manifest.featureCount }))
+}
+
+/** A command under `/usr/bin/time -v`: its wall time and peak RSS (and stdout). */
+function timed(command: string, args: string[]) {
+  const t0 = performance.now()
+  const run = spawnSync('/usr/bin/time', ['-v', command, ...args], { encoding: 'utf8' })
+  const ms = performance.now() - t0
+  if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr.slice(-2000)}`)
+  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1])
+  return { ms, rssMiB: kb / 1024, stdout: run.stdout }
+}
+
+async function versusOgr2ogr() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-import-bench-'))
+  try {
+    const file = path.join(dir, 'places.csv')
+    writeFileSync(file, csv(ROWS))
+    console.log(
+      `${ROWS.toLocaleString('en-US')} point rows, ${RUNS} runs, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    )
+    // The built CLI when there is one (`npx electron-vite build && node scripts/build-node-hosts.mjs` makes
+    // it; `--source` runs the sources through tsx instead, which costs start-up time and ~140 MiB more).
+    const built = existsSync(CLI) && !argv.includes('--source')
+    console.log(
+      built
+        ? `geo-analyst import: ${path.relative(process.cwd(), CLI)} built ${statSync(CLI).mtime.toISOString()}`
+        : 'geo-analyst import: the sources through tsx (importInWorker, as the CLI calls it)',
+    )
+    const rows: Record<string, Array<{ ms: number; rssMiB: number; inner?: number }>> = {
+      'geo-analyst import': [],
+      'ogr2ogr -f FlatGeobuf': [],
+    }
+    for (let r = 0; r < RUNS; r++) {
+      const ws = path.join(dir, `ws${r}`)
+      const ours = built
+        ? timed(process.execPath, [CLI, 'import', file, '--name', 'places', '--workspace', ws])
+        : timed(process.execPath, [
+            '--import',
+            'tsx',
+            path.join(import.meta.dirname, 'import-bench.ts'),
+            '--child',
+            file,
+            ws,
+          ])
+      const manifest = JSON.parse(
+        readFileSync(path.join(ws, 'datasets', 'places', 'manifest.json'), 'utf8'),
+      ) as { featureCount: number }
+      if (manifest.featureCount !== ROWS) throw new Error(`imported ${manifest.featureCount} of ${ROWS}`)
+      const inner = built
+        ? undefined
+        : (JSON.parse(ours.stdout.trim().split('\n').pop()!) as { ms: number }).ms
+      rows['geo-analyst import']!.push({ ...ours, inner })
+      rows['ogr2ogr -f FlatGeobuf']!.push(
+        timed('ogr2ogr', [
+          '-f',
+          'FlatGeobuf',
+          path.join(dir, `ogr${r}.fgb`),
+          file,
+          '-oo',
+          'X_POSSIBLE_NAMES=lon',
+          '-oo',
+          'Y_POSSIBLE_NAMES=lat',
+        ]),
+      )
+    }
+    console.log(
+      `load average after ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    )
+    console.log('\nway                     wall ms   import ms   peak RSS MiB   (each run: wall ms / MiB)')
+    for (const [way, xs] of Object.entries(rows)) {
+      const inner = xs[0]!.inner === undefined ? '-' : median(xs.map((x) => x.inner!)).toFixed(0)
+      console.log(
+        `${way.padEnd(22)} ${median(xs.map((x) => x.ms))
+          .toFixed(0)
+          .padStart(8)} ${inner.padStart(11)} ${median(xs.map((x) => x.rssMiB))
+          .toFixed(0)
+          .padStart(14)}   ${xs.map((x) => `${x.ms.toFixed(0)}/${x.rssMiB.toFixed(0)}`).join(' ')}`,
+      )
+    }
+    console.log(
+      '\n"import ms" is the import alone, inside its process (the wall time adds Node and tsx start-up).',
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 async function main() {
@@ -111,4 +218,7 @@ async function main() {
   }
 }
 
-await main()
+const childAt = argv.indexOf('--child')
+if (childAt >= 0) await child(argv[childAt + 1]!, argv[childAt + 2]!)
+else if (argv.includes('--ogr2ogr')) await versusOgr2ogr()
+else await main()

@@ -1,9 +1,16 @@
 import { promises as fs } from 'node:fs'
 import { Gunzip } from 'fflate'
 import type { DatasetFeature } from '../workspace/features'
-import { checkDatasetName, nameFromFile, type DatasetManifest, type Workspace } from '../workspace/workspace'
+import {
+  checkDatasetName,
+  nameFromFile,
+  type DatasetManifest,
+  type StagedDataset,
+  type Workspace,
+} from '../workspace/workspace'
 import { ImportError } from './crs'
-import { readFeatures, type Format } from './readers'
+import { detectFormat, readFeatures, type Format } from './readers'
+import { stageCsvStreamed } from './csv-import'
 import { validateFeatures } from './validate'
 import { keepGeometryNamedProperties } from './geometry-named'
 
@@ -43,6 +50,52 @@ function gunzipBounded(bytes: Uint8Array, file: string): Uint8Array {
   return Buffer.concat(chunks, total)
 }
 
+async function checkImportFile(file: string): Promise<void> {
+  const stat = await fs.stat(file).catch(() => {
+    throw new ImportError(`cannot read ${file}: no such file`)
+  })
+  if (!stat.isFile()) throw new ImportError(`${file} is not a file`)
+  if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`${file} is larger than ${MAX_IMPORT_BYTES} bytes`)
+}
+
+/** Whether a file is a CSV (not gzipped), which is imported as it streams rather than read whole. */
+async function isPlainCsv(file: string): Promise<boolean> {
+  if (!/\.csv$/i.test(file)) return false
+  const handle = await fs.open(file, 'r')
+  try {
+    const head = new Uint8Array(16)
+    const { bytesRead } = await handle.read(head, 0, 16, 0)
+    return detectFormat(file, head.subarray(0, bytesRead)) === 'csv'
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Read, check and stage a file as dataset `name` in `dir` (by default a fresh staging folder), not yet
+ * visible (`Workspace.commit` makes it so). A plain CSV streams (`csv-import.ts`): read twice, never held;
+ * every other format is read whole (`readImportFile`) and staged from its feature list.
+ */
+export async function stageImport(
+  workspace: Workspace,
+  file: string,
+  name: string,
+  options: ImportOptions,
+  dir?: string,
+  onPhase: (phase: 'reading' | 'storing') => void = () => {},
+): Promise<StagedDataset> {
+  checkDatasetName(name)
+  await checkImportFile(file)
+  const source = (format: string) => `${options.displayName ?? file} (${format})`
+  if (await isPlainCsv(file)) {
+    const csv = { source: source('csv'), skipInvalid: options.skipInvalid }
+    return stageCsvStreamed(workspace, file, name, csv, dir, () => onPhase('storing'))
+  }
+  const { format, features, skippedInvalid } = await readImportFile(file, options)
+  onPhase('storing')
+  return workspace.stage(name, features, { source: source(format), skippedInvalid }, dir)
+}
+
 /**
  * Read a file into checked WGS84 features without touching any workspace: format detection, reading
  * (every reader bounded by the file's size), reprojection where the file declares a CRS, and the RFC 7946
@@ -52,11 +105,7 @@ export async function readImportFile(
   file: string,
   options: Pick<ImportOptions, 'skipInvalid'> = {},
 ): Promise<{ format: Format; features: DatasetFeature[]; skippedInvalid: number }> {
-  const stat = await fs.stat(file).catch(() => {
-    throw new ImportError(`cannot read ${file}: no such file`)
-  })
-  if (!stat.isFile()) throw new ImportError(`${file} is not a file`)
-  if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`${file} is larger than ${MAX_IMPORT_BYTES} bytes`)
+  await checkImportFile(file)
   let bytes: Uint8Array = new Uint8Array(await fs.readFile(file))
   let logical = file
   if (/\.gz$/i.test(file)) {
@@ -81,9 +130,6 @@ export async function importFile(
 ): Promise<DatasetManifest> {
   const name = importName(file, options)
   checkDatasetName(name)
-  const { format, features, skippedInvalid } = await readImportFile(file, options)
-  return workspace.create(name, features, {
-    source: `${options.displayName ?? file} (${format})`,
-    skippedInvalid,
-  })
+  await workspace.checkFree(name)
+  return workspace.commit(await stageImport(workspace, file, name, options))
 }

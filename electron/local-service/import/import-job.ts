@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { Workspace, WorkspaceError, type DatasetManifest } from '../workspace/workspace'
 import { ImportError } from './crs'
-import { readImportFile } from './import-dataset'
+import { stageImport } from './import-dataset'
 
 /**
  * An import as a serializable job: what a worker needs to read a file and write the dataset into a
@@ -68,20 +68,21 @@ export async function executeImportJob(
   job: ImportJob,
   onPhase: (phase: ImportPhase) => void = () => {},
 ): Promise<DatasetManifest> {
-  onPhase('reading')
-  let read: Awaited<ReturnType<typeof readImportFile>>
+  let phase: ImportPhase = 'reading'
+  onPhase(phase)
   try {
-    read = await readImportFile(job.file, { skipInvalid: job.skipInvalid })
+    const staged = await stageImport(
+      new Workspace(job.workspaceDir),
+      job.file,
+      job.name,
+      { displayName: job.displayName, skipInvalid: job.skipInvalid },
+      job.stagingDir,
+      (next) => onPhase((phase = next)),
+    )
+    return staged.manifest
   } catch (error) {
-    if (error instanceof ImportError || !(error instanceof Error)) throw error
+    const known = error instanceof ImportError || error instanceof WorkspaceError
+    if (phase !== 'reading' || known || !(error instanceof Error)) throw error
     throw readingFailure(error, job.file)
   }
-  onPhase('storing')
-  const staged = await new Workspace(job.workspaceDir).stage(
-    job.name,
-    read.features,
-    { source: `${job.displayName ?? job.file} (${read.format})`, skippedInvalid: read.skippedInvalid },
-    job.stagingDir,
-  )
-  return staged.manifest
 }

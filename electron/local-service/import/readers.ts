@@ -1,8 +1,5 @@
-import type { Geometry } from 'geojson'
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
 import * as shapefile from 'shapefile'
-import { geosGeomToGeojson } from 'geos-wasm/helpers'
-import { loadGeos, type Geos } from '../engine/geos'
 import { GEOMETRY_TYPES } from '../../contract/gis/geojson'
 import { FlatGeobufError, readFlatGeobuf } from '../workspace/fgb'
 import { readGeoPackage } from '../workspace/gpkg'
@@ -10,6 +7,7 @@ import { CsvError, parseCsv } from '../../../shared/csv'
 import { epsgFromName, ImportError, reprojectorFor, type Reprojector } from './crs'
 import { dbfEncoding } from './dbf-encoding'
 import { readKml } from './kml'
+import { csvCandidate, csvLayout } from './csv-rows'
 import type { Candidate } from './validate'
 
 /** Limits that keep a hostile archive from exhausting memory. */
@@ -133,105 +131,12 @@ function readCsvRows(input: string): string[][] {
   }
 }
 
-const LON_NAMES = ['lon', 'lng', 'long', 'longitude', 'x']
-const LAT_NAMES = ['lat', 'latitude', 'y']
-const WKT_NAMES = ['wkt', 'geom', 'geometry', 'the_geom', 'shape']
-
-/** The geometry of a WKT text, or why it is not one (GEOS's reason, e.g. a ring that is not closed). */
-function wktToGeometry(geos: Geos, wkt: string): Geometry | string {
-  const reader = geos.GEOSWKTReader_create()
-  const size = Buffer.byteLength(wkt) + 1
-  const ptr = geos.Module._malloc(size)
-  try {
-    geos.Module.stringToUTF8(wkt, ptr, size)
-    let g: number
-    try {
-      g = geos.GEOSWKTReader_read(reader, ptr)
-    } catch (error) {
-      return `not a valid WKT geometry: ${(error as Error).message.slice(0, 120)}`
-    }
-    if (!g) return `not a WKT geometry: ${wkt.slice(0, 60)}`
-    try {
-      return geosGeomToGeojson(g, geos as never) as Geometry
-    } finally {
-      geos.GEOSGeom_destroy(g)
-    }
-  } finally {
-    geos.Module._free(ptr)
-    geos.GEOSWKTReader_destroy(reader)
-  }
-}
-
-function typed(value: string): unknown {
-  if (value === '') return null
-  if (/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) && !/^-?0\d/.test(value)) return Number(value)
-  return value
-}
-
-/**
- * The header's names made unique: a name an earlier column has gets `_2`, `_3`, … (one no other column
- * has), so a repeated column is kept rather than overwritten.
- */
-function uniqueNames(header: readonly string[]): string[] {
-  const all = new Set(header)
-  const used = new Set<string>()
-  return header.map((name) => {
-    let unique = name
-    for (let n = 2; used.has(unique) || (unique !== name && all.has(unique)); n++) unique = `${name}_${n}`
-    used.add(unique)
-    return unique
-  })
-}
-
 async function readCsv(bytes: Uint8Array): Promise<Candidate[]> {
   const rows = readCsvRows(text(bytes))
   const header = rows.shift()
   if (!header) throw new ImportError('the CSV is empty')
-  const lower = header.map((h) => h.trim().toLowerCase())
-  const lonAt = lower.findIndex((h) => LON_NAMES.includes(h))
-  const latAt = lower.findIndex((h) => LAT_NAMES.includes(h))
-  const wktAt = lower.findIndex((h) => WKT_NAMES.includes(h))
-  if (wktAt < 0 && (lonAt < 0 || latAt < 0)) {
-    throw new ImportError(
-      `the CSV needs longitude/latitude columns (${LON_NAMES.join('|')} and ${LAT_NAMES.join('|')}) or a WKT column (${WKT_NAMES.join('|')}); found: ${header.join(', ').slice(0, 200)}`,
-    )
-  }
-  const geos = wktAt >= 0 ? await loadGeos() : undefined
-  // With a WKT column, that column is the geometry and every other column an attribute (lon/lat named
-  // ones included); without one, the longitude and latitude columns are the geometry.
-  const geometryColumns = wktAt >= 0 ? [wktAt] : [lonAt, latAt]
-  const names = uniqueNames(header)
-  return rows.map((row, i): Candidate => {
-    const where = `line ${i + 2}`
-    if (row.length !== header.length) {
-      return { where, problem: `${row.length} fields where the header has ${header.length}` }
-    }
-    // Own keys of a prototype-less object, so a column named `__proto__` is an attribute like any other.
-    const values = Object.create(null) as Record<string, unknown>
-    names.forEach((name, j) => {
-      if (!geometryColumns.includes(j)) values[name] = typed(row[j]!)
-    })
-    const properties = { ...values }
-    if (wktAt >= 0) {
-      const wkt = row[wktAt]!.trim()
-      const geometry = wkt ? wktToGeometry(geos!, wkt) : null
-      return typeof geometry === 'string'
-        ? { where, problem: geometry }
-        : { where, geometry, properties, emptyIsNone: true }
-    }
-    const lon = row[lonAt]!.trim()
-    const lat = row[latAt]!.trim()
-    if (lon === '' && lat === '') return { where, geometry: null, properties }
-    const x = Number(lon)
-    const y = Number(lat)
-    if (!Number.isFinite(x) || !Number.isFinite(y) || lon === '' || lat === '') {
-      return {
-        where,
-        problem: `longitude "${lon.slice(0, 40)}" / latitude "${lat.slice(0, 40)}" are not numbers`,
-      }
-    }
-    return { where, geometry: { type: 'Point', coordinates: [x, y] }, properties }
-  })
+  const layout = await csvLayout(header)
+  return rows.map((row, i) => csvCandidate(layout, row, i))
 }
 
 function unsafeEntryName(name: string): boolean {

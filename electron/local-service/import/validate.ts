@@ -84,7 +84,7 @@ function firstIssue(geometry: unknown, ranges: boolean): string | undefined {
 }
 
 /** The checked, reprojected feature, or the reason it is not valid. */
-function check(candidate: Candidate, reproject: Reprojector): DatasetFeature | string {
+export function checkCandidate(candidate: Candidate, reproject: Reprojector): DatasetFeature | string {
   if (candidate.problem) return candidate.problem
   const { properties, reason } = propertiesOf(candidate.properties)
   if (reason) return reason
@@ -117,6 +117,65 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /**
+ * The outcome of checking candidates one at a time, as `validateFeatures` decides it: `add` each checked
+ * candidate in file order (it throws past `MAX_FIELDS` distinct property names), then `finish` throws when
+ * the import is refused or answers how many invalid features are left out. Holds no feature.
+ */
+export class ValidationTally {
+  total = 0
+  valid = 0
+  private invalidCount = 0
+  private readonly invalid: InvalidFeature[] = []
+  private readonly fields = new Set<string>()
+
+  /** Count a checked candidate; true when it is valid (to be kept). */
+  add(where: string, result: DatasetFeature | string): result is DatasetFeature {
+    this.total++
+    if (typeof result === 'string') {
+      this.invalidCount++
+      if (this.invalid.length < INVALID_LISTED) this.invalid.push({ where, reason: result })
+      return false
+    }
+    for (const key of Object.keys(result.properties)) this.fields.add(key)
+    if (this.fields.size > MAX_FIELDS) {
+      throw new ImportError(
+        `the file has more than ${MAX_FIELDS} distinct property names; a dataset holds at most that many fields`,
+      )
+    }
+    this.valid++
+    return true
+  }
+
+  /**
+   * Count a valid feature whose property names are those of one already added (so no new name): `add`
+   * without its object.
+   */
+  addValidLikeBefore(): void {
+    if (this.valid === 0) throw new Error('addValidLikeBefore before any valid feature')
+    this.total++
+    this.valid++
+  }
+
+  /** How many invalid features are skipped (0 when none), or the refusal. */
+  finish(options: { skipInvalid?: boolean } = {}): number {
+    const { invalidCount, invalid, total } = this
+    if (invalidCount === 0) return 0
+    const listed = invalid.map((i) => `${i.where}: ${i.reason}`).join('; ')
+    const more = invalidCount > invalid.length ? `; and ${plural(invalidCount - invalid.length, 'more')}` : ''
+    if (this.valid === 0) {
+      throw new ImportError(
+        `none of its ${plural(total, 'feature')} is valid: ${listed}${more}. Nothing was imported`,
+      )
+    }
+    if (options.skipInvalid) return invalidCount
+    throw new ImportError(
+      `${invalidCount.toLocaleString('en-US')} of ${plural(total, 'feature')} ${invalidCount === 1 ? 'is' : 'are'} invalid: ${listed}${more}. Nothing was imported. To import the ${plural(this.valid, 'valid feature')} and leave out the invalid ones, import again with the "skip invalid features" option (geo-analyst import --skip-invalid)`,
+      'invalid-features',
+    )
+  }
+}
+
+/**
  * Check every candidate the same way whatever the reader (RFC 7946 geometry rules, properties an object
  * with non-empty names), reprojecting valid ones to WGS84. Invalid features refuse the whole import with
  * the first few named, unless `skipInvalid` is set: then they are left out and counted. Never a silent
@@ -128,36 +187,10 @@ export function validateFeatures(
   options: { skipInvalid?: boolean } = {},
 ): ValidatedFeatures {
   const features: DatasetFeature[] = []
-  const invalid: InvalidFeature[] = []
-  let invalidCount = 0
-  const fields = new Set<string>()
+  const tally = new ValidationTally()
   for (const candidate of candidates) {
-    const result = check(candidate, reproject)
-    if (typeof result === 'string') {
-      invalidCount++
-      if (invalid.length < INVALID_LISTED) invalid.push({ where: candidate.where, reason: result })
-      continue
-    }
-    for (const key of Object.keys(result.properties)) fields.add(key)
-    if (fields.size > MAX_FIELDS) {
-      throw new ImportError(
-        `the file has more than ${MAX_FIELDS} distinct property names; a dataset holds at most that many fields`,
-      )
-    }
-    features.push(result)
+    const result = checkCandidate(candidate, reproject)
+    if (tally.add(candidate.where, result)) features.push(result)
   }
-  if (invalidCount === 0) return { features, skippedInvalid: 0 }
-  const total = candidates.length
-  const listed = invalid.map((i) => `${i.where}: ${i.reason}`).join('; ')
-  const more = invalidCount > invalid.length ? `; and ${plural(invalidCount - invalid.length, 'more')}` : ''
-  if (features.length === 0) {
-    throw new ImportError(
-      `none of its ${plural(total, 'feature')} is valid: ${listed}${more}. Nothing was imported`,
-    )
-  }
-  if (options.skipInvalid) return { features, skippedInvalid: invalidCount }
-  throw new ImportError(
-    `${invalidCount.toLocaleString('en-US')} of ${plural(total, 'feature')} ${invalidCount === 1 ? 'is' : 'are'} invalid: ${listed}${more}. Nothing was imported. To import the ${plural(features.length, 'valid feature')} and leave out the invalid ones, import again with the "skip invalid features" option (geo-analyst import --skip-invalid)`,
-    'invalid-features',
-  )
+  return { features, skippedInvalid: tally.finish(options) }
 }

@@ -158,20 +158,7 @@ export function writeFlatGeobuf(
   let type: GeometryType | undefined
   for (const f of features) {
     if (absent && !f.geometry) continue
-    const t = GEOMETRY_TYPE_BY_NAME[(f.geometry ?? EMPTY).type] ?? GeometryType.Unknown
-    if (type === undefined) type = t
-    else if (type !== t) type = GeometryType.Unknown
-  }
-  const header: HeaderMeta = {
-    geometryType: type ?? GeometryType.Unknown,
-    columns: fields.length > 0 ? fields.map(column) : null,
-    envelope: null,
-    featuresCount: features.length,
-    indexNodeSize: 0,
-    crs: { code: 4326, org: 'EPSG', name: 'WGS 84', description: null, wkt: null, code_string: null },
-    title: null,
-    description: null,
-    metadata: null,
+    type = widenGeometryType(type, f.geometry)
   }
   // Each feature is appended as it is built: a built feature is a view into its builder's buffer, and
   // keeping a million of those alive held a gigabyte.
@@ -186,18 +173,73 @@ export function writeFlatGeobuf(
     out.set(part, length)
     length += part.length
   }
-  append(new Uint8Array([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]))
-  append(padded(buildHeader(header, 4326)))
-  for (const f of features) {
-    // Values by position, never through an object keyed by field name: a field may be named `__proto__`.
-    const values = fields.map((field) => {
-      const v = coerce(Object.hasOwn(f.properties, field.name) ? f.properties[field.name] : null, field.type)
-      return field.type === 'json' && v !== null ? JSON.stringify(v) : v
-    })
-    const g = f.geometry ?? (absent ? null : EMPTY)
-    append(padded(encodeFeature(g && parsed(g), values, fields)))
-  }
+  append(flatGeobufStart(type, fields, features.length))
+  for (const f of features) append(encodeDatasetFeature(f, fields, absent))
   return out.slice(0, length)
+}
+
+/**
+ * The geometry type a file declares once it also holds a feature with this geometry (none stored as an
+ * empty GeometryCollection): the same type, else Unknown. `undefined` before the first feature.
+ */
+export function widenGeometryType(type: GeometryType | undefined, geometry: Geometry | null): GeometryType {
+  const t = GEOMETRY_TYPE_BY_NAME[(geometry ?? EMPTY).type] ?? GeometryType.Unknown
+  return type === undefined || type === t ? t : GeometryType.Unknown
+}
+
+/** The magic bytes and header of a FlatGeobuf file (EPSG:4326, no index) of `count` features. */
+export function flatGeobufStart(
+  type: GeometryType | undefined,
+  fields: readonly FieldInfo[],
+  count: number,
+): Uint8Array {
+  const header: HeaderMeta = {
+    geometryType: type ?? GeometryType.Unknown,
+    columns: fields.length > 0 ? fields.map(column) : null,
+    envelope: null,
+    featuresCount: count,
+    indexNodeSize: 0,
+    crs: { code: 4326, org: 'EPSG', name: 'WGS 84', description: null, wkt: null, code_string: null },
+    title: null,
+    description: null,
+    metadata: null,
+  }
+  const start = padded(buildHeader(header, 4326))
+  const out = new Uint8Array(8 + start.length)
+  out.set([0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00])
+  out.set(start, 8)
+  return out
+}
+
+/**
+ * A 2D point feature whose values are given by position, already fitting `fields` (numbers, texts, null):
+ * the bytes `encodeDatasetFeature` gives for the same feature. A view into a shared builder (copy it).
+ */
+export function encodePointFeature(
+  x: number,
+  y: number,
+  values: readonly unknown[],
+  fields: readonly FieldInfo[],
+): Uint8Array {
+  return padded(encodeFeature({ type: GeometryType.Point, xy: [x, y] } as never, values, fields))
+}
+
+/**
+ * One feature as `writeFlatGeobuf` writes it (padded to 8 bytes). The result may be a view into a shared
+ * builder: copy it before the next call.
+ */
+export function encodeDatasetFeature(
+  f: DatasetFeature,
+  fields: readonly FieldInfo[],
+  withoutGeometry = false,
+): Uint8Array {
+  // Values by position, never through an object keyed by field name: a field may be named `__proto__`.
+  const values = fields.map((field) => {
+    const v = coerce(Object.hasOwn(f.properties, field.name) ? f.properties[field.name] : null, field.type)
+    return field.type === 'json' && v !== null ? JSON.stringify(v) : v
+  })
+  const g = f.geometry ?? (withoutGeometry ? null : EMPTY)
+  return padded(encodeFeature(g && parsed(g), values, fields))
 }
 
 /** A feature as read back: its geometry and properties, or why it could not be decoded. */

@@ -9,6 +9,7 @@ import { readFlatGeobufTable, readFlatGeobufTableFrom, writeFlatGeobuf, type Tab
 import type { PointColumns } from './point-columns'
 import { decodePointColumns, encodePointColumns, type DataFileStamp } from './point-columns-file'
 import { withWorkspaceLock } from './workspace-lock'
+import type { DatasetTally } from './fgb-stream'
 import {
   datasetGeometryType,
   geometryBBox,
@@ -207,6 +208,16 @@ function pointColumnsOf(data: Uint8Array, stamp: DataFileStamp): Uint8Array | un
     return read.points ? encodePointColumns(read.points, stamp) : undefined
   } catch {
     // Only a cache: the dataset is written without it (and reading `data.fgb` will say what is wrong).
+    return undefined
+  }
+}
+
+/** `pointColumnsOf` for a data file read back piecewise (`readDataSync`), never whole. */
+function pointColumnsOfFile(file: string, stamp: DataFileStamp): Uint8Array | undefined {
+  try {
+    const read = readDataSync(file)
+    return read.points ? encodePointColumns(read.points, stamp) : undefined
+  } catch {
     return undefined
   }
 }
@@ -417,6 +428,52 @@ export class Workspace {
       if (manifest.geometryType === 'POINT') {
         const { size, mtimeMs } = await fs.stat(path.join(dir, DATA))
         const columns = pointColumnsOf(data, { size, mtimeMs })
+        if (columns) await writeFileAtomic(path.join(dir, COLUMNS), columns)
+      }
+      await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n')
+    } catch (error) {
+      await fs.rm(dir, { recursive: true, force: true })
+      throw error
+    }
+    return { dir, manifest }
+  }
+
+  /**
+   * `stage` for a dataset whose features are streamed rather than held: `tally` is what a first pass over
+   * them learned (count, fields, geometry type, extent, boxes) and `writeData` writes `data.fgb` at the
+   * path it is given (a `FlatGeobufFileWriter` over a second pass). The files are those `stage` writes for
+   * the same features; `columns.bin` is made by reading the written file back a chunk at a time.
+   */
+  async stageStreamed(
+    name: string,
+    tally: DatasetTally,
+    writeData: (file: string, fields: FieldInfo[]) => Promise<void>,
+    options: { source: string; skippedInvalid?: number },
+    dir = this.stagingDir(name),
+  ): Promise<StagedDataset> {
+    checkDatasetName(name)
+    const fields = tally.fields()
+    const manifest: DatasetManifest = {
+      name,
+      geometryType: tally.geometryType(),
+      geometryColumn: GEOMETRY_COLUMN,
+      source: options.source,
+      fields,
+      featureCount: tally.count,
+      extent: tally.extent,
+      created: new Date().toISOString(),
+      format: 'flatgeobuf',
+      crs: 'EPSG:4326',
+      ...(options.skippedInvalid ? { skippedInvalid: options.skippedInvalid } : {}),
+    }
+    await fs.mkdir(dir, { recursive: true })
+    try {
+      const dataFile = path.join(dir, DATA)
+      await writeData(dataFile, fields)
+      await writeFileAtomic(path.join(dir, INDEX), new Uint8Array(tally.index().data))
+      if (manifest.geometryType === 'POINT') {
+        const { size, mtimeMs } = await fs.stat(dataFile)
+        const columns = pointColumnsOfFile(dataFile, { size, mtimeMs })
         if (columns) await writeFileAtomic(path.join(dir, COLUMNS), columns)
       }
       await writeFileAtomic(path.join(dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n')
