@@ -1,519 +1,60 @@
 import type { AutosuggestParams } from '../../../contract/places/autosuggest'
-import type { SavedPlace } from '../../../contract/places/my-places'
 import { KIND, type Gazetteer, type Kind } from '../data/gazetteer'
-import { editDistance, hasDevanagari, normalize, phoneticKey, romanize, typoBudget } from './normalize'
+import { distanceKm, rowsNear } from './autosuggest-index'
+import {
+  MAX_SUGGESTIONS,
+  matchUserPlaces,
+  suggestedLocation,
+  type SuggestedSearch,
+  type SuggestResult,
+  type UserPlace,
+} from './autosuggest-answer'
+import {
+  candidateTokens,
+  contextWords,
+  hit,
+  inside,
+  ownNames,
+  parseFilter,
+  parseLatLng,
+  postingsSize,
+  queryWord,
+  setMatch,
+  type QueryWord,
+  type Scored,
+} from './autosuggest-match'
+import { hasDevanagari, normalize, romanize } from './normalize'
 
 /**
  * Autosuggest (spec §2.2, §4.2): prefix and token matching over the gazetteer's index with typo
  * tolerance, ranked by importance (kind, population) and, when a location is given, distance (stronger
  * with hyperLocal). A Devanagari query is romanized too, so Latin and Devanagari spellings find each other,
- * and is answered in Hindi. Pure: a function of the loaded gazetteer and serializable inputs.
+ * and is answered in Hindi. The stages: autosuggest-index.ts (lookup tables), autosuggest-match.ts (query
+ * words, candidates' names), autosuggest-answer.ts (response shapes); here, candidates gathered, scored and
+ * ranked. Pure: a function of the loaded gazetteer and serializable inputs.
  */
 
-/** A saved place of the analyst (My places). */
-export type UserPlace = SavedPlace
+export { distanceKm, prepareAutosuggest } from './autosuggest-index'
+export { parseFilter } from './autosuggest-match'
+export {
+  addressTokens,
+  MAX_SUGGESTIONS,
+  TYPE_NAMES,
+  type AddressTokens,
+  type SuggestedLocation,
+  type SuggestedSearch,
+  type SuggestResult,
+  type UserAddedLocation,
+  type UserPlace,
+} from './autosuggest-answer'
 
 /** The §4.2 parameters, as the shared validator types them. */
 export type SuggestParams = AutosuggestParams
 
-export interface AddressTokens {
-  houseNumber?: string
-  houseName?: string
-  poi?: string
-  street?: string
-  subSubLocality?: string
-  subLocality?: string
-  locality?: string
-  village?: string
-  subDistrict?: string
-  district: string
-  city: string
-  state: string
-  pincode?: number
-}
-
-export interface SuggestedLocation {
-  type: string
-  typeX: number
-  placeAddress: string
-  latitude: number
-  longitude: number
-  entryLatitude: number
-  entryLongitude: number
-  eLoc: string
-  placeName: string
-  alternateName: string
-  keywords: string[]
-  addressTokens?: AddressTokens
-  p: number
-  orderIndex: number
-  score: number
-  suggester: string
-  richInfo: unknown[]
-}
-
-export interface UserAddedLocation {
-  eLoc: string
-  entryLatitude: number
-  entryLongitude: number
-  latitude: number
-  longitude: number
-  orderIndex: number
-  placeAddress: string
-  placeName: string
-  resultType: string
-  type: string
-  userName: string
-}
-
-export interface SuggestedSearch {
-  keyword: string
-  identifier: string
-  location: string
-  hyperlink: string
-  orderIndex: number
-  eLoc: string
-}
-
-export interface SuggestResult {
-  suggestedLocations: SuggestedLocation[]
-  userAddedLocation: UserAddedLocation[]
-  suggestedSearches: SuggestedSearch[]
-  lang: 'hi' | 'en'
-}
-
-/** The spec's kind names of the gazetteer's kinds (the `type` of a suggestion). */
-export const TYPE_NAMES: Readonly<Record<Kind, string>> = {
-  STATE: 'STATE',
-  DIST: 'DISTRICT',
-  SDIST: 'SUBDISTRICT',
-  CITY: 'CITY',
-  LC: 'LOCALITY',
-  SLC: 'SUBLOCALITY',
-  SSLC: 'SUBSUBLOCALITY',
-  VLG: 'VILLAGE',
-}
-
 /** Regions the gazetteer covers; pod, filter, bridge and hyperLocal apply to these only (spec §4.2). */
 export const COVERED_REGIONS = new Set(['IND', 'IN'])
-export const MAX_SUGGESTIONS = 10
 const CANDIDATE_BUDGET = 600
 const DIRECTIONS = new Set(['east', 'west', 'north', 'south', 'e', 'w', 'n', 's'])
-const RAD = Math.PI / 180
-
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const x = (lon2 - lon1) * RAD * Math.cos(((lat1 + lat2) / 2) * RAD)
-  const y = (lat2 - lat1) * RAD
-  return Math.sqrt(x * x + y * y) * 6371
-}
-
-function parseLatLng(value: string | undefined): [number, number] | undefined {
-  if (!value) return undefined
-  const [a, b] = value.replace(/\s+/g, '').split(',').map(Number)
-  return Number.isFinite(a) && Number.isFinite(b) ? [a!, b!] : undefined
-}
-
-type Filter =
-  | { kind: 'pin'; pin: number }
-  | { kind: 'bounds'; minLat: number; maxLat: number; minLng: number; maxLng: number }
-  | { kind: 'cop'; eloc: string }
-
-export function parseFilter(value: string | undefined): Filter | undefined {
-  if (!value) return undefined
-  const pin = /^pin:(\d{6})$/.exec(value)
-  if (pin) return { kind: 'pin', pin: Number(pin[1]) }
-  const cop = /^cop:([A-Za-z0-9]{6}(?:[A-Za-z0-9]{2})?)$/.exec(value)
-  if (cop) return { kind: 'cop', eloc: cop[1]!.toUpperCase() }
-  const bounds = /^bounds:([^;]+);([^;]+)$/.exec(value)
-  const a = parseLatLng(bounds?.[1])
-  const b = parseLatLng(bounds?.[2])
-  if (a && b)
-    return {
-      kind: 'bounds',
-      minLat: Math.min(a[0], b[0]),
-      maxLat: Math.max(a[0], b[0]),
-      minLng: Math.min(a[1], b[1]),
-      maxLng: Math.max(a[1], b[1]),
-    }
-  return undefined
-}
-
-// -------------------------------------------------------------------------------------------------
-// Spatial grid (built once per gazetteer): rows by 0.25° cell, for places near the given location.
-
-const CELL = 0.25
-interface Grid {
-  start: Map<number, [number, number]>
-  rows: Uint32Array
-}
-const grids = new WeakMap<Gazetteer, Grid>()
-const cellOf = (lat: number, lon: number) =>
-  Math.floor((lat + 90) / CELL) * 2000 + Math.floor((lon + 180) / CELL)
-
-function grid(g: Gazetteer): Grid {
-  let out = grids.get(g)
-  if (out) return out
-  const cells = new Int32Array(g.size)
-  for (let i = 0; i < g.size; i++) cells[i] = cellOf(g.lat[i]! / 1e5, g.lon[i]! / 1e5)
-  const rows = new Uint32Array(g.size)
-  for (let i = 0; i < g.size; i++) rows[i] = i
-  rows.sort((a, b) => cells[a]! - cells[b]! || a - b)
-  const start = new Map<number, [number, number]>()
-  let i = 0
-  while (i < rows.length) {
-    const c = cells[rows[i]!]!
-    let j = i
-    while (j < rows.length && cells[rows[j]!] === c) j++
-    start.set(c, [i, j])
-    i = j
-  }
-  out = { start, rows }
-  grids.set(g, out)
-  return out
-}
-
-function* rowsNear(g: Gazetteer, lat: number, lon: number, cellsAround: number): Generator<number> {
-  const { start, rows } = grid(g)
-  const r0 = Math.floor((lat + 90) / CELL)
-  const c0 = Math.floor((lon + 180) / CELL)
-  for (let dr = -cellsAround; dr <= cellsAround; dr++)
-    for (let dc = -cellsAround; dc <= cellsAround; dc++) {
-      const range = start.get((r0 + dr) * 2000 + (c0 + dc))
-      if (!range) continue
-      for (let k = range[0]; k < range[1]; k++) yield rows[k]!
-    }
-}
-
-// -------------------------------------------------------------------------------------------------
-// Trigram index of the index's single words (built once per gazetteer), for typo-tolerant matching.
-
-interface Trigrams {
-  lists: Map<string, Uint32Array>
-  counts: Uint8Array
-}
-const trigramIndexes = new WeakMap<Gazetteer, Trigrams>()
-
-function gramsOf(word: string): string[] {
-  const padded = `^${word}`
-  const out: string[] = []
-  for (let i = 0; i + 3 <= padded.length; i++) out.push(padded.slice(i, i + 3))
-  return out
-}
-
-function trigrams(g: Gazetteer): Trigrams {
-  let out = trigramIndexes.get(g)
-  if (out) return out
-  const build = new Map<string, number[]>()
-  g.tokens.forEach((token, t) => {
-    if (token.length < 3 || token.includes(' ') || !/^[a-z]/.test(token)) return
-    for (const gram of new Set(gramsOf(token))) {
-      const list = build.get(gram)
-      if (list) list.push(t)
-      else build.set(gram, [t])
-    }
-  })
-  const lists = new Map<string, Uint32Array>()
-  for (const [gram, list] of build) lists.set(gram, Uint32Array.from(list))
-  out = { lists, counts: new Uint8Array(g.tokens.length) }
-  trigramIndexes.set(g, out)
-  return out
-}
-
-/** Words sharing enough trigrams with `word` to be within `budget` edits of it (or of their start). */
-function typoCandidates(g: Gazetteer, word: string, budget: number): number[] {
-  const { lists, counts } = trigrams(g)
-  const grams = [...new Set(gramsOf(word))]
-  const need = Math.max(1, grams.length - 3 * budget)
-  const touched: number[] = []
-  const out: number[] = []
-  for (const gram of grams) {
-    const list = lists.get(gram)
-    if (!list) continue
-    for (let k = 0; k < list.length; k++) {
-      const t = list[k]!
-      if (counts[t] === 0) touched.push(t)
-      if (++counts[t]! === need) out.push(t)
-    }
-  }
-  for (const t of touched) counts[t] = 0
-  return out
-}
-
-/** Build the lookup tables now rather than on the first request. */
-export function prepareAutosuggest(g: Gazetteer): void {
-  grid(g)
-  trigrams(g)
-  g.byEloc('000000')
-}
-
-// -------------------------------------------------------------------------------------------------
-// Matching
-
-/** Index words a query word matches, with a weight (1 exact … 0.55 two typos) and how. */
-type WordMatches = Map<string, { weight: number; how: string }>
-
-function setMatch(out: WordMatches, word: string, weight: number, how: string) {
-  const had = out.get(word)
-  if (!had || had.weight < weight) out.set(word, { weight, how })
-}
-
-interface QueryWord {
-  text: string
-  /** Still being typed: any index word starting with it matches. */
-  prefix: boolean
-  digits: boolean
-  /** Exact, phonetic and typo matches (prefix matches are tested directly). */
-  matches: WordMatches
-}
-
-const PREFIX_WEIGHT = 0.92
-/** Index words scanned at most for the candidates of one prefix. */
-const PREFIX_TOKENS = 400
-
-function queryWord(g: Gazetteer, text: string, prefix: boolean, fuzzy = true): QueryWord {
-  const out: WordMatches = new Map()
-  const digits = /^\d+$/.test(text)
-  const q = { text, prefix, digits, matches: out }
-  if (g.tokenId(text) >= 0) setMatch(out, text, 1, 'exact')
-  if (hasDevanagari(text) || digits || !fuzzy) return q
-  // Spelling variants: the same phonetic key (dilli ~ delhi), or a key starting with it while typing.
-  const key = phoneticKey(text)
-  if (key.length >= 3) {
-    for (const t of g.phoneticTokensOf(key)) setMatch(out, g.tokens[t]!, 0.85, 'phonetic')
-    if (prefix && key.length >= 4) {
-      const [from, to] = g.phoneticRange(key)
-      for (let p = from; p < to && p < from + 100; p++)
-        for (let k = g.phoneticStart[p]!; k < g.phoneticStart[p + 1]!; k++)
-          setMatch(out, g.tokens[g.phoneticTokens[k]!]!, 0.8, 'phonetic')
-    }
-  }
-  // Typing errors, when little else matched: words close in letters, found through shared trigrams and
-  // checked by edit distance (compared as far as typed; a word still being typed needs five letters).
-  const budget = typoBudget(text.length)
-  const [pFrom, pTo] = prefix ? g.tokenRange(text) : [0, 0]
-  if (budget > 0 && (!prefix || text.length >= 5) && out.size + (pTo - pFrom) < 5) {
-    for (const t of typoCandidates(g, text, budget)) {
-      const token = g.tokens[t]!
-      const length = prefix && token.length > text.length ? text.length : token.length
-      if (Math.abs(length - text.length) > budget) continue
-      const d = editDistance(text, token, budget, length)
-      if (d > 0 && d <= budget) setMatch(out, token, d === 1 ? 0.78 : 0.55, 'typo')
-    }
-  }
-  return q
-}
-
-function hit(q: QueryWord, word: string): { weight: number; how: string } | undefined {
-  const m = q.matches.get(word)
-  if (q.prefix && word.startsWith(q.text)) {
-    const weight = word === q.text ? 1 : PREFIX_WEIGHT
-    if (!m || m.weight < weight) return { weight, how: word === q.text ? 'exact' : 'prefix' }
-  }
-  return m
-}
-
-/** Index token ids a query word draws its candidates from, the most important places' words first. */
-function candidateTokens(g: Gazetteer, q: QueryWord): number[] {
-  const ids = new Set<number>()
-  for (const k of q.matches.keys()) {
-    const id = g.tokenId(k)
-    if (id >= 0) ids.add(id)
-  }
-  if (q.prefix) {
-    const [from, to] = g.tokenRange(q.text)
-    if (to - from <= PREFIX_TOKENS) for (let t = from; t < to; t++) ids.add(t)
-    else {
-      const best = (t: number) => g.importance[g.postings[g.tokenStart[t]!]!]!
-      const range: number[] = []
-      for (let t = from; t < to; t++) range.push(t)
-      range.sort((a, b) => best(b) - best(a) || a - b)
-      for (const t of range.slice(0, PREFIX_TOKENS)) ids.add(t)
-    }
-  }
-  return [...ids]
-}
-
-function postingsSize(g: Gazetteer, ids: number[]): number {
-  let n = 0
-  for (const id of ids) n += g.tokenStart[id + 1]! - g.tokenStart[id]!
-  return n
-}
-
-interface Scored {
-  row: number
-  text: number
-  suggester: string
-  score: number
-}
-
-const wordCaches = new WeakMap<Gazetteer, Map<number, { names: string[]; words: string[] }>>()
-
-/** A row's own full names and their words (name, alternates, Hindi and its romanization), cached for rows that have more than a name. */
-function ownNames(g: Gazetteer, row: number): { names: string[]; words: string[] } {
-  const key = g.key(row)
-  const plain = g.altStart[row + 1] === g.altStart[row] && g.hiId[row] === 0
-  if (plain) return { names: [key], words: key.split(' ') }
-  let cache = wordCaches.get(g)
-  if (!cache) wordCaches.set(g, (cache = new Map()))
-  let out = cache.get(row)
-  if (!out) {
-    const names = [key]
-    for (const text of [g.hindi(row), ...g.alts(row)]) {
-      const n = normalize(text)
-      if (!n) continue
-      names.push(n)
-      if (hasDevanagari(n)) names.push(normalize(romanize(n)))
-    }
-    out = { names, words: names.flatMap((n) => n.split(' ')) }
-    cache.set(row, out)
-  }
-  return out
-}
-
-/** Words of the places a row lies in (city, district, state). */
-function contextWords(g: Gazetteer, row: number): string[] {
-  const out: string[] = []
-  for (const p of [g.city[row]!, g.district[row]!, g.state[row]!, g.subDistrict[row]!]) {
-    if (p >= 0) out.push(...ownNames(g, p).words)
-  }
-  return out
-}
-
-function inside(g: Gazetteer, row: number, target: number): boolean {
-  if (row === target) return true
-  switch (g.kindOf(target)) {
-    case 'STATE':
-      return g.state[row] === target
-    case 'DIST':
-      return g.district[row] === target
-    case 'SDIST':
-      return g.subDistrict[row] === target
-    case 'CITY':
-      return g.city[row] === target
-    default:
-      return (
-        distanceKm(g.latitude(row), g.longitude(row), g.latitude(target), g.longitude(target)) <= 3 &&
-        g.importance[row]! <= g.importance[target]!
-      )
-  }
-}
-
-// -------------------------------------------------------------------------------------------------
-// Output
-
-function placeAddress(g: Gazetteer, row: number, hindi: boolean): string {
-  const parts: string[] = []
-  const name = (r: number) => (hindi && g.hindi(r)) || g.name(r)
-  const kind = g.kindOf(row)
-  const seen = new Set([g.key(row)])
-  const add = (r: number) => {
-    if (r < 0 || seen.has(g.key(r))) return
-    seen.add(g.key(r))
-    parts.push(name(r))
-  }
-  if (kind === 'SLC' || kind === 'SSLC' || kind === 'LC' || kind === 'VLG') {
-    add(g.city[row]!)
-    if (g.city[row]! < 0) add(g.subDistrict[row]!)
-  }
-  if (kind !== 'STATE' && kind !== 'DIST') add(g.district[row]!)
-  add(g.state[row]!)
-  let text = parts.join(', ')
-  if (g.pin[row] && kind !== 'STATE' && kind !== 'DIST') text += `${text ? ', ' : ''}${g.pin[row]}`
-  return text
-}
-
-export function addressTokens(g: Gazetteer, row: number): AddressTokens {
-  const nameOf = (r: number) => (r >= 0 ? g.name(r) : '')
-  const kind = g.kindOf(row)
-  const tokens: AddressTokens = {
-    district: kind === 'DIST' ? g.name(row) : nameOf(g.district[row]!),
-    city: kind === 'CITY' ? g.name(row) : nameOf(g.city[row]!),
-    state: kind === 'STATE' ? g.name(row) : nameOf(g.state[row]!),
-  }
-  if (kind === 'LC') tokens.locality = g.name(row)
-  if (kind === 'SLC') tokens.subLocality = g.name(row)
-  if (kind === 'SSLC') tokens.subSubLocality = g.name(row)
-  if (kind === 'VLG') tokens.village = g.name(row)
-  const sub = kind === 'SDIST' ? row : g.subDistrict[row]!
-  if (sub >= 0) tokens.subDistrict = g.name(sub)
-  if (g.pin[row]) tokens.pincode = g.pin[row]
-  return tokens
-}
-
-function suggestedLocation(
-  g: Gazetteer,
-  s: Scored,
-  index: number,
-  hindi: boolean,
-  tokenize: boolean,
-): SuggestedLocation {
-  const row = s.row
-  const hi = g.hindi(row)
-  const name = hindi && hi ? hi : g.name(row)
-  const others = [...(hindi && hi ? [g.name(row)] : hi ? [hi] : []), ...g.alts(row)].filter((a) => a !== name)
-  const lat = g.latitude(row)
-  const lng = g.longitude(row)
-  return {
-    type: TYPE_NAMES[g.kindOf(row)],
-    typeX: KIND[g.kindOf(row)],
-    placeAddress: placeAddress(g, row, hindi),
-    latitude: lat,
-    longitude: lng,
-    entryLatitude: lat,
-    entryLongitude: lng,
-    eLoc: g.eloc(row),
-    placeName: name,
-    alternateName: others.slice(0, 5).join(', '),
-    keywords: [g.kindOf(row)],
-    ...(tokenize ? { addressTokens: addressTokens(g, row) } : {}),
-    p: Math.round(g.importance[row]! * 1000),
-    orderIndex: index + 1,
-    score: Math.round(s.score * 1e4) / 1e4,
-    suggester: s.suggester,
-    richInfo: [],
-  }
-}
-
-function wordsOf(text: string): string[] {
-  const n = normalize(text)
-  if (!n) return []
-  const out = n.split(' ')
-  if (hasDevanagari(n)) out.push(...normalize(romanize(n)).split(' '))
-  return out
-}
-
-function matchUserPlaces(
-  places: readonly UserPlace[],
-  words: string[],
-  prefix: boolean,
-  where: [number, number] | undefined,
-): UserAddedLocation[] {
-  const hits = places.filter((p) => {
-    const own = wordsOf(`${p.placeName} ${p.placeAddress}`)
-    return words.every((w, i) =>
-      own.some((o) => o === w || (prefix && i === words.length - 1 && o.startsWith(w))),
-    )
-  })
-  if (where)
-    hits.sort(
-      (a, b) =>
-        distanceKm(where[0], where[1], a.latitude, a.longitude) -
-        distanceKm(where[0], where[1], b.latitude, b.longitude),
-    )
-  return hits.slice(0, MAX_SUGGESTIONS).map((p, i) => ({
-    eLoc: p.eLoc,
-    entryLatitude: p.latitude,
-    entryLongitude: p.longitude,
-    latitude: p.latitude,
-    longitude: p.longitude,
-    orderIndex: i + 1,
-    placeAddress: p.placeAddress,
-    placeName: p.placeName,
-    resultType: 'UAP',
-    type: p.type || 'POI',
-    userName: p.userName,
-  }))
-}
 
 // -------------------------------------------------------------------------------------------------
 
