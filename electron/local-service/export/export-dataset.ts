@@ -4,7 +4,7 @@ import { featureCollectionText } from '../../../shared/geojson'
 import { writeFileAtomic } from '../../base/atomic-write'
 import { destroy, loadGeos, toGeos, toWkt } from '../engine/geos'
 import type { DatasetFeature } from '../workspace/features'
-import { writeFlatGeobuf } from '../workspace/fgb'
+import { writeFlatGeobuf } from '../workspace/fgb-write'
 import { writeGeoPackage } from '../workspace/gpkg'
 import type { Workspace } from '../workspace/workspace'
 

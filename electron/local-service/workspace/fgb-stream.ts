@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Geometry } from 'geojson'
 import Flatbush from 'flatbush'
 import type { GeometryType } from 'flatgeobuf/lib/mjs/flat-geobuf/geometry-type.js'
-import { encodeDatasetFeature, encodePointFeature, flatGeobufStart, widenGeometryType } from './fgb'
+import { encodeDatasetFeature, encodePointFeature, flatGeobufStart, widenGeometryType } from './fgb-write'
 import {
   geometryBBox,
   isGeometryColumn,
