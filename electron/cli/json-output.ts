@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { RowTable, type CheckedRows } from '../contract/gis/row-table'
+import { RowTable, type CheckedRows } from '../../shared/rows/row-table'
 
 /**
  * The JSON the CLI prints (`--json`, `call`, `call --out`): what `JSON.stringify(value, null, 2)` gives for

@@ -1,5 +1,5 @@
 import type { JoinRun } from '../../electron/contract'
-import { RowTable } from '../../electron/contract/gis/row-table'
+import { RowTable } from '../../shared/rows/row-table'
 
 /** A join run's rows as the core hands them on: the provider's JSON bytes and their count. */
 export function withRows(

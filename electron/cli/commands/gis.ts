@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import type { JoinRun } from '../../contract'
-import { RowTable } from '../../contract/gis/row-table'
+import { RowTable } from '../../../shared/rows/row-table'
 import { GeoFailure } from '../../base/geo-failure'
 import { stringFlag } from '../args'
 import type { CliCommand } from '../context'

@@ -1,4 +1,4 @@
-import type { CheckedRows } from './row-table'
+import type { CheckedRows } from './checked-rows'
 import { z } from 'zod'
 import { toBoolean, toNumber } from '../common/issues'
 
@@ -85,7 +85,7 @@ export function parseLayerList(
 
 /**
  * §2.4 join result, all but its rows: the code (more members kept as they come). The rows (`result`, string
- * members prop1..prop8) are read in place by `readJoinBody` (row-table.ts), not by a schema.
+ * members prop1..prop8) are read in place by `readJoinBody` (shared/rows/join-body.ts), not by a schema.
  */
 export const joinEnvelopeSchema = z.looseObject({
   code: z

@@ -1,7 +1,9 @@
 import { fail, ok, type Result } from '../../contract'
 import { issuesFailure, type RawParams } from '../../contract/common/issues'
 import { EMPTY_FEATURE_COLLECTION } from '../../contract/gis/geojson'
-import { JoinBodyChecker, RowTable, RowsShapeError, type RowsTap } from '../../contract/gis/row-table'
+import { JoinBodyChecker, type RowsTap } from '../../../shared/rows/join-body'
+import { RowsShapeError } from '../../../shared/rows/json-scan'
+import { RowTable } from '../../../shared/rows/row-table'
 import {
   joinQueryValues,
   reconcileSavedDataset,

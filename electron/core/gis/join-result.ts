@@ -3,7 +3,7 @@ import { joinColumnSchema, type JoinRun, type joinRunRequestSchema } from '../..
 import type { JoinParams } from '../../contract/gis/join-params'
 import type { JoinOutcome } from '../../contract/gis/layers'
 import type { PartTap } from '../../contract/frames'
-import type { RowsTap } from '../../contract/gis/row-table'
+import type { RowsTap } from '../../../shared/rows/join-body'
 
 /** A join as the renderer asks for it (`gis.join`). */
 export type JoinRunInput = z.output<typeof joinRunRequestSchema>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { jsonOutput } from '../../../electron/cli/json-output'
-import { JoinBodyChecker, RowsShapeError } from '../../../electron/contract/gis/row-table'
+import { JoinBodyChecker } from '../../../shared/rows/join-body'
+import { RowsShapeError } from '../../../shared/rows/json-scan'
 
 const encode = (text: string) => new TextEncoder().encode(text)
 

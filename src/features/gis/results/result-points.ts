@@ -1,4 +1,4 @@
-import type { RowTable } from '@contract/gis/row-table'
+import type { RowTable } from '../../../../shared/rows/row-table'
 import type { LonLatBox } from '../../../geo/extent'
 import { detectGeometry } from '../../../geo/geometry-value'
 import type { ResultsSummary } from '../../../geo/results-summary'

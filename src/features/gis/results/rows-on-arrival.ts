@@ -6,7 +6,8 @@
  * whole and are read when asked.
  */
 import type { PartReader } from '@contract/frames'
-import { RowTable, RowsArrayReader } from '@contract/gis/row-table'
+import { RowTable } from '../../../../shared/rows/row-table'
+import { RowsArrayReader } from '../../../../shared/rows/rows-array-reader'
 import { plainPoint } from './result-points'
 
 /** Tables read on arrival, by the bytes they were read from. */

@@ -3,7 +3,7 @@
  * large results (`table-query-worker.ts`), inline for small ones. Filter: rows where any column contains the
  * text, letter case aside. Sort: numbers by value when both cells are numbers, text otherwise.
  */
-import { RowTable } from '@contract/gis/row-table'
+import { RowTable } from '../../../../shared/rows/row-table'
 
 export interface TableQuery {
   text: string

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FakeProvider } from '../../../support/fake-provider'
 import { reconcileSavedDataset } from '../../../../electron/contract/gis/join-params'
-import { RowTable, type CheckedRows } from '../../../../electron/contract/gis/row-table'
+import { RowTable, type CheckedRows } from '../../../../shared/rows/row-table'
 import { clientFor, TOKEN } from './helpers'
 
 /** The rows the core checked and hands on, read as the renderer reads them. */

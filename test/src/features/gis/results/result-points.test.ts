@@ -1,6 +1,6 @@
 import type { Geometry } from 'geojson'
 import { describe, expect, it } from 'vitest'
-import { RowTable } from '../../../../../electron/contract/gis/row-table'
+import { RowTable } from '../../../../../shared/rows/row-table'
 import { detectGeometry } from '../../../../../src/geo/geometry-value'
 import { summarizeGeometries } from '../../../../../src/geo/results-summary'
 import { pointColumn, summarizePoints } from '../../../../../src/features/gis/results/result-points'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RowTable } from '@contract/gis/row-table'
+import { RowTable } from '../../../../../shared/rows/row-table'
 import { pointColumn } from '../../../../../src/features/gis/results/result-points'
 import {
   pointsReadOnArrival,

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  cellText,
-  JoinBodyChecker,
-  JoinBodyReader,
-  readJoinBody,
-  RowTable,
-  RowsArrayReader,
-  RowsShapeError,
-} from '../../../../electron/contract/gis/row-table'
+import { JoinBodyChecker, JoinBodyReader, readJoinBody } from '../../../shared/rows/join-body'
+import { cellText, RowsShapeError } from '../../../shared/rows/json-scan'
+import { RowTable } from '../../../shared/rows/row-table'
+import { RowsArrayReader } from '../../../shared/rows/rows-array-reader'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
