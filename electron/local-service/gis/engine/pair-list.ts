@@ -1,3 +1,5 @@
+import type { IdSorter } from './id-sort'
+
 /**
  * The rows of a join as pairs (source index, reference index or -1), held in two growing typed arrays: no
  * object per row, and cheap to hand to the serializer.
@@ -64,6 +66,14 @@ export class PairList {
     }
     this.src = src
     this.ref = ref
+  }
+
+  /**
+   * Sorts the pairs from `from` to the end — pairs of one reference — by source index (0 ≤ s < `sources`),
+   * with `sorter`.
+   */
+  sortSources(from: number, sorter: IdSorter, sources: number): void {
+    sorter.sort(this.src, from, this.n, sources)
   }
 
   /** Keeps the first `n` pairs. */

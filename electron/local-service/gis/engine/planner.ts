@@ -20,6 +20,8 @@ export interface SideStats {
   extent: [number, number, number, number] | undefined
   /** Features whose box meets the other side's extent (the ones that can take part in a pair). */
   inOverlap: number
+  /** The dataset's name: what settles a tie, whichever side it is on. */
+  name?: string
 }
 
 export interface JoinPlan {
@@ -61,16 +63,27 @@ export function driveCost(drive: SideStats, probe: SideStats, candidates: number
 }
 
 /**
- * Plan a join between a source and a reference dataset. Disjoint always drives the reference: it tests
- * every pair whichever side drives, and driving the reference lets it stop at the row cap.
+ * Plan a join between a source and a reference dataset. The cheaper side drives; the estimates are the
+ * same numbers whichever order the datasets come in (every step is symmetric in its two sides), and a tie
+ * goes to the dataset whose name sorts first, so the same dataset drives in both orders (decision 011 §12).
+ * Disjoint always drives the reference: it tests every pair whichever side drives, and driving the reference
+ * lets it stop at the row cap.
  */
 export function planJoin(operator: string, source: SideStats, ref: SideStats): JoinPlan {
   const candidates = estimateCandidates(source, ref)
   const cost = { ref: driveCost(ref, source, candidates), source: driveCost(source, ref, candidates) }
   if (operator === 'Disjoint')
     return { drive: 'ref', cost, candidates, reason: 'Disjoint tests every pair: the reference drives' }
-  // Ties (e.g. the same dataset on both sides) keep the reference driving, the order of the answer.
-  const drive = cost.source < cost.ref ? 'source' : 'ref'
+  // A tie between two datasets goes to the name that sorts first; the same dataset on both sides (or
+  // unnamed sides) keeps the reference driving, the order of the answer.
+  const drive =
+    cost.source < cost.ref ||
+    (cost.source === cost.ref &&
+      source.name !== undefined &&
+      ref.name !== undefined &&
+      source.name < ref.name)
+      ? 'source'
+      : 'ref'
   return {
     drive,
     cost,
