@@ -2,7 +2,8 @@
  * Join benchmark (a benchmark, not a test): `npm run bench:join [-- --postgis] [-- --runs N] [-- --scale F]`
  * (`--trace` also prints every run's time, engine and http; `--only TEXT` runs the queries whose name holds TEXT;
  * `--no-core` skips the core leg, `bench/join-core.ts`: the core's gis.join with 200k- and 1M-row results;
- * `--no-results` the results leg, `bench/join-results.ts`: Run join → map and table in Chromium).
+ * `--no-results` the results leg, `bench/join-results.ts`: Run join → map and table in Chromium; `--turns N`
+ * the least number of pairs the argument orders are timed in, 16: see `ratioInTurns`).
  *
  * Generates a deterministic data set (seeded PRNG): 200,000 points and 20,000 small 6–12-vertex polygons
  * over lon 68–97, lat 8–37; 700 district-like 200-vertex polygons tiling that box; one 40-vertex star
@@ -25,7 +26,7 @@ import { PairList } from '../electron/local-service/gis/engine/pair-list'
 import type { DatasetFeature } from '../electron/local-service/workspace/features'
 import { Workspace } from '../electron/local-service/workspace/workspace'
 import { districts, drawnStar, mulberry32, points, smallPolygons, toWkt, wholeBox } from './join-data'
-import { printCoreLegs, runCoreLegs, serviceProcess } from './join-core'
+import { printCoreLegs, processCpuMs, runCoreLegs, serviceProcess } from './join-core'
 import { loadTable, postgisAvailable, startCluster, type Cluster } from './postgis'
 
 const argv = process.argv.slice(2)
@@ -93,26 +94,81 @@ async function timeRuns(run: () => unknown): Promise<{ times: number[]; first: n
   return { times, first }
 }
 
+/** Pairs the argument orders are timed in, at least (`--turns`): an even number, each order first in half. */
+const TURNS = option('turns', 16)
+
+/** Two runs timed in turns (`ratioInTurns`): b against a. */
+interface Turns {
+  /** The median of the pairs' own ratios, b's time over a's. */
+  ratio: number
+  /** The pairs' ratios' quartiles: how far the machine moved single pairs. */
+  low: number
+  high: number
+  pairs: number
+  /** Median times, ms. */
+  a: number
+  b: number
+  /** The service's CPU time per run of each, ms (HTTP, where /proc can be read). */
+  cpuA?: number
+  cpuB?: number
+}
+
 /**
- * The ratio of two runs' medians, b's over a's, timed in turns (a, b, a, b, …) so that both see the same
- * moments of the machine: after three untimed pairs, pairs until at least `RUNS` of them and twice
- * `MIN_MS` have passed. Timed one after the other, a leg of 0.5 s each, a swing in the machine's speed
- * between them moved the argument orders' ratio through HTTP from 0.59 to 1.27 in one evening's runs;
- * in turns, the same service measured 0.94.
+ * b's time against a's, timed in turns so that both see the same moments of the machine: after two untimed
+ * pairs, pairs in the order a b, b a, a b, … (neither always runs first, right after the other's garbage or
+ * on a thread just woken), until at least `TURNS` pairs and twice `MIN_MS` have passed, an even number of
+ * them. The ratio is the median of the pairs' own ratios: a burst of other work on the two cores lands on
+ * one pair, which the median leaves out, where a ratio of two medians of times taken apart moves with it
+ * (timed leg after leg, the argument orders' ratio through HTTP went from 0.59 to 1.27 in one evening; in
+ * turns a b, a b, … with the ratio of the medians, 0.41 to 1.25 in one morning's runs under load: decision
+ * 011 §12). `cpu` reads the service's CPU time (ms), read between runs: its work per run of each order.
  */
-async function ratioInTurns(a: () => unknown, b: () => unknown): Promise<number> {
+async function ratioInTurns(
+  a: () => unknown,
+  b: () => unknown,
+  cpu?: () => number | undefined,
+): Promise<Turns> {
   const ta: number[] = []
   const tb: number[] = []
-  const start = performance.now()
-  for (let i = -3; i < RUNS || performance.now() - start < 2 * MIN_MS; i++) {
-    let t = performance.now()
-    await a()
-    if (i >= 0) ta.push(performance.now() - t)
-    t = performance.now()
-    await b()
-    if (i >= 0) tb.push(performance.now() - t)
+  let cpuA = 0
+  let cpuB = 0
+  let cpuRead = cpu?.() !== undefined
+  const timed = async (run: () => unknown): Promise<[number, number]> => {
+    const c0 = cpuRead ? cpu!() : undefined
+    const t = performance.now()
+    await run()
+    const ms = performance.now() - t
+    const c1 = cpuRead ? cpu!() : undefined
+    if (c0 === undefined || c1 === undefined) cpuRead = false
+    return [ms, cpuRead ? c1! - c0! : 0]
   }
-  return median(tb) / median(ta)
+  const start = performance.now()
+  for (let i = -2; i < TURNS || performance.now() - start < 2 * MIN_MS || ta.length % 2 === 1; i++) {
+    let msA: number, cA: number, msB: number, cB: number
+    if (i % 2 === 0) {
+      ;[msA, cA] = await timed(a)
+      ;[msB, cB] = await timed(b)
+    } else {
+      ;[msB, cB] = await timed(b)
+      ;[msA, cA] = await timed(a)
+    }
+    if (i < 0) continue
+    ta.push(msA)
+    tb.push(msB)
+    cpuA += cA
+    cpuB += cB
+  }
+  const ratios = ta.map((x, i) => tb[i]! / x).sort((x, y) => x - y)
+  const quartile = (q: number) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))]!
+  return {
+    ratio: median(ratios),
+    low: quartile(0.25),
+    high: quartile(0.75),
+    pairs: ratios.length,
+    a: median(ta),
+    b: median(tb),
+    ...(cpuRead ? { cpuA: cpuA / ta.length, cpuB: cpuB / tb.length } : {}),
+  }
 }
 
 const sameRows = (a: string[], b: string[]) => a.length === b.length && a.every((r, i) => r === b[i])
@@ -275,7 +331,7 @@ async function main() {
   // Engine only, in a function of its own: its tables are garbage before the HTTP and PostGIS legs, and a
   // collection between legs keeps either from timing this process's collection of the one before.
   /** Reversed over forward, timed in turns (`ratioInTurns`), per reversed query. */
-  const orders: Record<string, { engine: number; http: number }> = {}
+  const orders: Record<string, { engine: Turns; http?: Turns }> = {}
   const engine = await (async () => {
     const tables: Record<string, FeatureTable> = {}
     for (const name of Object.keys(counts)) {
@@ -313,10 +369,7 @@ async function main() {
       }
     }
     for (const q of queries.filter((x) => x.reverseOf))
-      orders[q.name] = {
-        engine: await ratioInTurns(engine[q.reverseOf!]!.run, engine[q.name]!.run),
-        http: NaN,
-      }
+      orders[q.name] = { engine: await ratioInTurns(engine[q.reverseOf!]!.run, engine[q.name]!.run) }
     return engine
   })()
   settle()
@@ -361,7 +414,9 @@ async function main() {
     http[q.name] = { ms: median(times), rows, first }
   }
   for (const q of queries.filter((x) => x.reverseOf && requests[x.reverseOf]))
-    orders[q.name]!.http = await ratioInTurns(requests[q.reverseOf!]!, requests[q.name]!)
+    orders[q.name]!.http = await ratioInTurns(requests[q.reverseOf!]!, requests[q.name]!, () =>
+      processCpuMs(service.pid),
+    )
   await service.close()
   settle()
 
@@ -456,8 +511,16 @@ async function main() {
     const same =
       sameRows(swapped, http[forward]!.rows) && sameRows(http[forward]!.rows, engine[forward]!.rows)
     allSame &&= same
+    const { engine: e, http: h } = orders[q.name]!
+    const turns = (t: Turns) =>
+      `${t.ratio.toFixed(2)} (quartiles ${t.low.toFixed(2)}–${t.high.toFixed(2)}; medians ${t.a.toFixed(1)} / ${t.b.toFixed(1)} ms)`
     console.log(
-      `argument orders of "${forward}": ${same ? 'identical rows' : 'DIFFERENT ROWS'}; reversed/forward, timed in turns: engine ${orders[q.name]!.engine.toFixed(2)}, http ${orders[q.name]!.http.toFixed(2)} (legs above: ${(engine[q.name]!.ms / engine[forward]!.ms).toFixed(2)}, ${(http[q.name]!.ms / http[forward]!.ms).toFixed(2)})`,
+      `argument orders of "${forward}": ${same ? 'identical rows' : 'DIFFERENT ROWS'}; reversed/forward in turns, the median of ${e.pairs} and ${h!.pairs} pairs' ratios (forward / reversed):` +
+        `\n  engine ${turns(e)}\n  http   ${turns(h!)}` +
+        (h!.cpuA !== undefined
+          ? `\n  the service's CPU per request ${h!.cpuA.toFixed(1)} / ${h!.cpuB!.toFixed(1)} ms (${(h!.cpuB! / h!.cpuA).toFixed(2)})`
+          : '') +
+        `\n  (the legs above: engine ${(engine[q.name]!.ms / engine[forward]!.ms).toFixed(2)}, http ${(http[q.name]!.ms / http[forward]!.ms).toFixed(2)})`,
     )
   }
   console.log(
