@@ -1,5 +1,5 @@
 /**
- * GeoPackage export with and without the R-tree spatial index (decision 011, "GeoPackage spatial index"):
+ * GeoPackage export with and without the R-tree spatial index (decision 021):
  * `npx tsx bench/gpkg-index.ts [--runs N]`.
  *
  * Writes 200,000 points and 20,000 small polygons (the join benchmark's data) as a GeoPackage three ways:

@@ -121,7 +121,7 @@ interface Turns {
  * one pair, which the median leaves out, where a ratio of two medians of times taken apart moves with it
  * (timed leg after leg, the argument orders' ratio through HTTP went from 0.59 to 1.27 in one evening; in
  * turns a b, a b, … with the ratio of the medians, 0.41 to 1.25 in one morning's runs under load: decision
- * 011 §12). `cpu` reads the service's CPU time (ms), read between runs: its work per run of each order.
+ * decision 029). `cpu` reads the service's CPU time (ms), read between runs: its work per run of each order.
  */
 async function ratioInTurns(
   a: () => unknown,

@@ -8,7 +8,7 @@ import { destroy, toGeos, type Geos } from './geos'
  * shape with every edge within `tolerance` metres of its great-circle arc (long edges get vertices on the
  * arc), longitudes continuous across ±180° and the shape then cut at the antimeridian back into −180…180
  * (a ring around a pole closed through it). Containment tested on it is containment on the sphere except
- * within `tolerance` of the boundary, where a distance test to the true arcs decides (decision 011).
+ * within `tolerance` of the boundary, where a distance test to the true arcs decides (decision 019).
  */
 export interface GeographyProxy {
   geometry: Geometry

@@ -147,7 +147,7 @@ function chunkBuffer(size: number): Uint8Array {
  * handed over: an answer that fits in one chunk is one part. (Handing over 16, 32, 64 and 128 KiB parts as
  * they filled cost a small answer one message between threads and one socket write each; a 20 KB answer's
  * early first part held the join worker 0.5 ms at the median, 1.5 ms at the 90th percentile, while the
- * serving thread it woke took the core. Decision 011 §9.)
+ * serving thread it woke took the core. Decision 026.)
  */
 export class JsonChunkWriter {
   private buf: Uint8Array

@@ -10,7 +10,7 @@ import { packRtree, type RtreeEntry } from './rtree-pack'
  * (`gpkg_rtree_index`), written with SQLite's own WebAssembly build (`@sqlite.org/sqlite-wasm`, which has the
  * R*Tree module that sql.js lacks). The file is what GDAL 3.6 writes for the same layer — the index, its
  * triggers and its `gpkg_extensions` row — so QGIS and GDAL use the index for large layers. Why this SQLite:
- * docs/decisions/011-join-planner.md, "GeoPackage spatial index".
+ * docs/decisions/021-geopackage-rtree-index.md.
  */
 type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>
 
@@ -105,7 +105,7 @@ function rtreeTriggers(table: string, column: string): string {
 /**
  * Fill an empty SQLite R*Tree (`CREATE VIRTUAL TABLE … USING rtree(id, minx, maxx, miny, maxy)`) with a
  * packed tree of the entries, written straight into its shadow tables: one pass, instead of SQLite's
- * one-by-one insertion (several times slower, decision 011). The node size is the one SQLite chose for the
+ * one-by-one insertion (several times slower, decision 021). The node size is the one SQLite chose for the
  * table (the length of its empty root node).
  */
 function writeRtree(db: InstanceType<Sqlite3['oo1']['DB']>, name: string, entries: RtreeEntry[]): void {

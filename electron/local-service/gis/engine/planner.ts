@@ -65,7 +65,7 @@ export function driveCost(drive: SideStats, probe: SideStats, candidates: number
 /**
  * Plan a join between a source and a reference dataset. The cheaper side drives; the estimates are the
  * same numbers whichever order the datasets come in (every step is symmetric in its two sides), and a tie
- * goes to the dataset whose name sorts first, so the same dataset drives in both orders (decision 011 §12).
+ * goes to the dataset whose name sorts first, so the same dataset drives in both orders (decision 029).
  * Disjoint always drives the reference: it tests every pair whichever side drives, and driving the reference
  * lets it stop at the row cap.
  */

@@ -161,7 +161,7 @@ export function thinCell(
  * outside the view (a pan of up to half a view needs no new selection). Drawing order is kept. In software
  * WebGL (no GPU: a virtual desktop, CI) every point drawn costs about a microsecond and a large circle
  * several: a million points in a country view become about the map's pixels over `cell`², a few hundred
- * thousand at most, so a frame takes a fraction of the time (docs/decisions/011 §3).
+ * thousand at most, so a frame takes a fraction of the time (docs/decisions/020-join-results-across-boundaries.md).
  *
  * `matrix` is `clipMatrix`'s; `width`, `height` the drawing buffer's size in device pixels.
  */
