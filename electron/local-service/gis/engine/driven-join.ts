@@ -256,7 +256,7 @@ export function drivenJoin(
         // Candidates in the R-tree's order whichever side drives: the same tests in the same order for both
         // orders of the arguments, and neighbours in space one after the other (the grid's cells, the
         // probed features' coordinates). Sorted by index first, as a driving reference took them, the
-        // districts × points join took 5–7 % more CPU, the sort aside (decision 011 §12). A search box holding
+        // districts × points join took 5–7 % more CPU, the sort aside (decision 029). A search box holding
         // every probed feature's box would find them all: they are taken in order without the R-tree (which,
         // for a polygon around a million points, listed every id and then sorted them).
         const candidates =

@@ -35,7 +35,7 @@ export interface JoinInput {
 /**
  * The work of a spatial join between two datasets: which dataset drove it, and every candidate pair tested,
  * in the order tested, as (driving feature, probed feature) — the same whichever order the datasets come in
- * as source and reference (decision 011 §12).
+ * as source and reference (decision 029).
  */
 export interface JoinTrace {
   drive?: string
