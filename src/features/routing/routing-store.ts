@@ -1,20 +1,13 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
-import {
-  geoError,
-  importFileProblem,
-  LOCAL_PROFILE,
-  NETWORK_IMPORT_EXTENSIONS,
-  type GeoError,
-} from '@contract/index'
-import { boxCovers } from '@contract/routing/coverage'
+import type { GeoError } from '@contract/index'
 import type { MatrixProfile, MatrixResource } from '@contract/routing/matrix'
 import { MAX_MATRIX_POSITIONS } from '@contract/routing/matrix'
-import type { MatrixRun, NetworkInfo, PredictiveRun } from '@contract/routing/operations'
-import { geo, geoEvents, geoFiles } from '../../bridge'
-import { useSettingsStore } from '../settings/settings-store'
+import type { MatrixRun, PredictiveRun } from '@contract/routing/operations'
+import { geo } from '../../bridge'
 import { optionProblems } from './matrix-format'
 import { outsidePositionsText } from './network-note'
+import { useRoadNetworks } from './use-road-networks'
 
 export interface RoutePosition {
   id: number
@@ -30,7 +23,6 @@ export function dayDepartures(date: string): number[] {
 
 /** Distance matrices and predictive runs of the positions the analyst placed; the workspace's road networks. */
 export const useRoutingStore = defineStore('routing', () => {
-  const settings = useSettingsStore()
   const positions = ref<RoutePosition[]>([])
   let nextId = 1
   /** Ids of the positions that are sources / destinations. */
@@ -172,17 +164,8 @@ export const useRoutingStore = defineStore('routing', () => {
   }
 
   // Road networks of the workspace.
-  const networks = ref<NetworkInfo[]>([])
-  /** The list was read from the local service at least once (so "outside every network" can be told). */
-  const networksLoaded = ref(false)
-  /**
-   * Positions are checked against the networks' boxes on the Local profile (the local service routes on
-   * the workspace's networks only); a cloud profile's service covers its own region.
-   */
-  const checksCoverage = computed(() => networksLoaded.value && settings.activeProfile === LOCAL_PROFILE)
-  function covered(lon: number, lat: number): boolean {
-    return !checksCoverage.value || networks.value.some((n) => boxCovers(n.bbox, lon, lat))
-  }
+  const roads = useRoadNetworks()
+  const { networks, checksCoverage, covered } = roads
   /** Ids of the positions no network can place (moved there, or put there by another area). */
   const outsideIds = computed(() => positions.value.filter((p) => !covered(p.lon, p.lat)).map((p) => p.id))
   const outsideProblem = computed(() =>
@@ -190,59 +173,6 @@ export const useRoutingStore = defineStore('routing', () => {
   )
   /** The last click refused for being outside every network (shown where it was clicked), or null. */
   const refusal = ref<{ lon: number; lat: number; seq: number } | null>(null)
-  const speedModel = ref<{ name: string; model: boolean } | null>(null)
-  const networksError = ref<GeoError | null>(null)
-  const importing = ref<{ importId: string; fileName: string; phase: string; fraction: number } | null>(null)
-
-  async function refreshNetworks(): Promise<void> {
-    const response = await geo['routing.networks']({})
-    if (!response.ok) {
-      networksError.value = response.error
-      return
-    }
-    networksError.value = null
-    networks.value = response.value.networks
-    networksLoaded.value = true
-    speedModel.value = response.value.speedModel
-  }
-
-  async function importNetwork(file: File): Promise<void> {
-    const importId = `import-${Date.now()}`
-    importing.value = { importId, fileName: file.name, phase: 'uploading', fraction: 0 }
-    networksError.value = null
-    const off = geoEvents.on('routing.importProgress', (p) => {
-      if (importing.value?.importId === p.importId) importing.value = { ...importing.value, ...p }
-    })
-    try {
-      const problem = importFileProblem(file.name, file.size, NETWORK_IMPORT_EXTENSIONS)
-      if (problem) {
-        networksError.value = geoError('validation', problem, { field: 'file' })
-        return
-      }
-      const offered = await geoFiles.offerForImport(file)
-      if (!offered.ok) {
-        networksError.value = offered.error
-        return
-      }
-      const response = await geo['routing.importNetwork']({ importId, file: offered.value.file })
-      if (!response.ok) networksError.value = response.error
-      await refreshNetworks()
-    } finally {
-      off()
-      importing.value = null
-    }
-  }
-
-  async function cancelImport(): Promise<void> {
-    if (importing.value) await geo['routing.cancelImport']({ importId: importing.value.importId })
-  }
-
-  async function removeNetwork(id: string): Promise<void> {
-    const response = await geo['routing.removeNetwork']({ id })
-    if (!response.ok) networksError.value = response.error
-    await refreshNetworks()
-  }
-
   return {
     positions,
     sourceIds,
@@ -276,17 +206,17 @@ export const useRoutingStore = defineStore('routing', () => {
     predictive,
     runPredictive,
     networks,
-    networksLoaded,
+    networksLoaded: roads.networksLoaded,
     checksCoverage,
     outsideIds,
     outsideProblem,
     refusal,
-    speedModel,
-    networksError,
-    importing,
-    refreshNetworks,
-    importNetwork,
-    cancelImport,
-    removeNetwork,
+    speedModel: roads.speedModel,
+    networksError: roads.networksError,
+    importing: roads.importing,
+    refreshNetworks: roads.refreshNetworks,
+    importNetwork: roads.importNetwork,
+    cancelImport: roads.cancelImport,
+    removeNetwork: roads.removeNetwork,
   }
 })

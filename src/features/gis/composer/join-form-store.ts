@@ -4,25 +4,20 @@ import {
   COMPARISON_FUNCTIONS,
   COMPARISON_OPERATORS,
   NEW_DATASET_NAME_MESSAGE,
-  NEW_DATASET_NAME_RULE,
   OPERATORS_BY_QUERY_TYPE,
-  validateJoinRequest,
   type JoinQueryType,
 } from '@contract/gis/join-params'
 import type { Dataset, GeoError } from '@contract/index'
 import { geo } from '../../../bridge'
 import { useDrawnShapes, type DrawnCollection } from './drawn-shapes'
+import { joinFormIssues, type FormIssue } from './join-form-issues'
 
 /** The join's parameters as the form holds them (spec names), values as typed. */
 export type JoinParamsInput = Record<string, string | number | boolean>
 
 export type DistanceUnit = 'm' | 'km'
 
-/** One inline error: the field as the spec names it and the rule it breaks. */
-export interface FormIssue {
-  field: string
-  rule: string
-}
+export type { FormIssue } from './join-form-issues'
 
 /** The geometry column of the local service's datasets. */
 export const GEOMETRY_COLUMN = 'geom'
@@ -139,33 +134,19 @@ export const useJoinFormStore = defineStore('join-form', () => {
   const body = computed(() => drawnCollection.value ?? undefined)
 
   /** Every issue: the shared validator's, then what only the app knows (taken names, drawn shapes). */
-  const issues = computed<FormIssue[]>(() => {
-    const checked = validateJoinRequest(params.value, body.value)
-    const out: FormIssue[] = checked.ok
-      ? []
-      : checked.issues.map((i) => ({
-          field: i.field.startsWith('body') ? 'userGeom' : i.field,
-          rule: i.field.startsWith('body.') ? `${i.field}: ${i.rule}` : i.rule,
-        }))
-    if (usesDrawn.value && drawnCollection.value && drawnCollection.value.features.length === 0) {
-      const rule =
-        drawnScope.value === 'selected'
-          ? 'no drawn shape is selected: select one, or use all drawn shapes'
-          : 'there are no drawn shapes: draw one on the map first'
-      // Said in the analyst's words instead of the validator's "body.features: needs at least one feature".
-      const others = out.filter((i) => !(i.field === 'userGeom' && i.rule.startsWith('body.features:')))
-      out.splice(0, out.length, ...others, { field: 'userGeom', rule })
-    }
-    for (const problem of drawnProblems.value) {
-      out.push({ field: 'userGeom', rule: `${problem} — fix the shape before running` })
-    }
-    const name = newDatasetNme.value.trim()
-    if (saveAsNewDataset.value && name && NEW_DATASET_NAME_RULE.test(name)) {
-      const taken = datasetNames.value.find((n) => n.toLowerCase() === name.toLowerCase())
-      if (taken) out.push({ field: 'newDatasetNme', rule: `is taken: a dataset named "${taken}" exists` })
-    }
-    return out
-  })
+  const issues = computed<FormIssue[]>(() =>
+    joinFormIssues({
+      params: params.value,
+      body: body.value,
+      emptyDrawnScope:
+        usesDrawn.value && drawnCollection.value && drawnCollection.value.features.length === 0
+          ? drawnScope.value
+          : null,
+      drawnProblems: drawnProblems.value,
+      newDatasetName: saveAsNewDataset.value ? newDatasetNme.value.trim() : '',
+      datasetNames: datasetNames.value,
+    }),
+  )
 
   const issuesByField = computed(() => {
     const map = new Map<string, string[]>()

@@ -1,69 +1,35 @@
 import { bbox } from '@turf/turf'
-import { rewindGeometry } from '../../../../shared/geojson'
 import type { Feature, FeatureCollection, Geometry, Polygon, Position } from 'geojson'
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { GeoError } from '@contract/index'
-import { geo } from '../../../bridge'
 import { CIRCLE_VERTICES, circleOf, circlePolygon } from '../../../geo/circle'
-import { formatLength, formatMeasure } from '../../../geo/measure'
-import { shapeProblems } from '../../../geo/shape-problems'
 import type { LonLatBox } from '../../../geo/extent'
 import { parseShapeFile, ShapeImportError } from '../../../geo/shape-import'
+import {
+  fromStored,
+  KIND_LABEL,
+  makeShape,
+  nextName,
+  normalise,
+  type DrawMode,
+  type DrawnShape,
+  type DrawTool,
+  type ShapeProperties,
+} from './shapes'
+import { useDrawingsSync } from './use-drawings-sync'
+import { useShapeChecks } from './use-shape-checks'
+import { useUndoHistory } from './use-undo-history'
 
-/** How a shape was made; decides its name ("Polygon 1") and how edits keep its properties. */
-export type ShapeKind = 'polygon' | 'rectangle' | 'circle' | 'freehand' | 'point' | 'line' | 'imported'
-export type DrawTool = Exclude<ShapeKind, 'imported'>
-export type DrawMode = 'none' | 'select' | DrawTool
+export {
+  KIND_LABEL,
+  type DrawMode,
+  type DrawnShape,
+  type DrawTool,
+  type ShapeKind,
+  type ShapeProperties,
+} from './shapes'
 
-export interface ShapeProperties {
-  name: string
-  shape: ShapeKind
-  /** Circles only: centre (lon, lat), radius and vertex count, kept for labels and edits. */
-  center?: Position
-  radiusMetres?: number
-  vertices?: number
-  [member: string]: unknown
-}
-
-/** A drawn shape: a GeoJSON Feature in WGS84 longitude/latitude (RFC 7946) with a string id. */
-export interface DrawnShape extends Feature<Geometry, ShapeProperties> {
-  id: string
-}
-
-export const KIND_LABEL: Record<ShapeKind, string> = {
-  polygon: 'Polygon',
-  rectangle: 'Rectangle',
-  circle: 'Circle',
-  freehand: 'Freehand',
-  point: 'Point',
-  line: 'Line',
-  imported: 'Imported',
-}
-
-export const AUTOSAVE_DELAY_MS = 400
-const MAX_UNDO = 200
-
-let idCounter = 0
-function newId(): string {
-  idCounter += 1
-  return `shape-${Date.now().toString(36)}-${idCounter.toString(36)}-${Math.random().toString(36).slice(2, 8)}`
-}
-
-/** Polygons wound as RFC 7946 asks (exterior counter-clockwise, holes clockwise). */
-function normalise(geometry: Geometry): Geometry {
-  if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') return rewindGeometry(geometry)
-  return geometry
-}
-
-function nextName(shapes: readonly DrawnShape[], label: string): string {
-  const pattern = new RegExp(`^${label} (\\d+)$`)
-  const highest = shapes.reduce((max, s) => {
-    const match = pattern.exec(s.properties.name)
-    return match ? Math.max(max, Number(match[1])) : max
-  }, 0)
-  return `${label} ${highest + 1}`
-}
+export { AUTOSAVE_DELAY_MS } from './use-drawings-sync'
 
 /**
  * The drawn shapes as GeoJSON (WGS84), their selection and undo/redo history, and their autosave.
@@ -74,57 +40,15 @@ export const useDrawingsStore = defineStore('drawings', () => {
   const shapes = shallowRef<DrawnShape[]>([])
   const selectedIds = ref<string[]>([])
   const mode = ref<DrawMode>('none')
-  const undoStack = shallowRef<DrawnShape[][]>([])
-  const redoStack = shallowRef<DrawnShape[][]>([])
-  const loaded = ref(false)
-  const loadError = ref<GeoError | null>(null)
-  const saveError = ref<GeoError | null>(null)
-  const savedAt = ref<string | null>(null)
+  const sync = useDrawingsSync(shapes)
+  const { canUndo, canRedo, commit, undo, redo } = useUndoHistory(shapes, replace)
   const importError = ref<string | null>(null)
 
   const collection = computed<FeatureCollection<Geometry, ShapeProperties>>(() => ({
     type: 'FeatureCollection',
     features: shapes.value,
   }))
-  /** Per shape id: what stops it from being sent (self-intersections, RFC 7946 issues); absent when fine. */
-  const problems = computed<Record<string, string[]>>(() => {
-    const found: Record<string, string[]> = {}
-    for (const shape of shapes.value) {
-      const list = problemsOf(shape)
-      if (list.length > 0) found[shape.id] = list
-    }
-    return found
-  })
-  const problemMessages = computed(() => Object.values(problems.value).flat())
-  /** "Polygon 1 · 1,234.5 km²", "Circle 2 · r 5.00 km · 78.54 km²", "Point 3". */
-  const labels = computed<Record<string, string>>(() => {
-    const out: Record<string, string> = {}
-    for (const shape of shapes.value) out[shape.id] = labelOf(shape)
-    return out
-  })
-  const canUndo = computed(() => undoStack.value.length > 0)
-  const canRedo = computed(() => redoStack.value.length > 0)
-
-  /** Checked once per geometry object: a change replaces the geometry, an unchanged shape keeps its answer. */
-  const checked = new WeakMap<Geometry, { name: string; list: string[] }>()
-  function problemsOf(shape: DrawnShape): string[] {
-    const cached = shape.geometry ? checked.get(shape.geometry) : undefined
-    if (cached && cached.name === shape.properties.name) return cached.list
-    const list = shapeProblems(shape.properties.name, shape.geometry)
-    if (shape.geometry) checked.set(shape.geometry, { name: shape.properties.name, list })
-    return list
-  }
-
-  function labelOf(shape: DrawnShape): string {
-    const parts = [shape.properties.name]
-    const { radiusMetres } = shape.properties
-    if (shape.properties.shape === 'circle' && typeof radiusMetres === 'number') {
-      parts.push(`r ${formatLength(radiusMetres)}`)
-    }
-    const measure = shape.geometry ? formatMeasure(shape.geometry) : null
-    if (measure) parts.push(measure)
-    return parts.join(' · ')
-  }
+  const { problems, problemMessages, labels } = useShapeChecks(shapes)
 
   function selectedCollection(): FeatureCollection<Geometry, ShapeProperties> {
     const chosen = new Set(selectedIds.value)
@@ -144,54 +68,16 @@ export const useDrawingsStore = defineStore('drawings', () => {
     return shapes.value.find((s) => s.id === id)
   }
 
-  // ---- history -------------------------------------------------------------------------------------
-  function commit(next: DrawnShape[]): void {
-    undoStack.value = [...undoStack.value.slice(-(MAX_UNDO - 1)), shapes.value]
-    redoStack.value = []
-    replace(next)
-  }
-
   function replace(next: DrawnShape[]): void {
     shapes.value = next
     const present = new Set(next.map((s) => s.id))
     if (selectedIds.value.some((id) => !present.has(id))) {
       selectedIds.value = selectedIds.value.filter((id) => present.has(id))
     }
-    scheduleSave()
-  }
-
-  function undo(): boolean {
-    const previous = undoStack.value[undoStack.value.length - 1]
-    if (!previous) return false
-    undoStack.value = undoStack.value.slice(0, -1)
-    redoStack.value = [...redoStack.value, shapes.value]
-    replace(previous)
-    return true
-  }
-
-  function redo(): boolean {
-    const next = redoStack.value[redoStack.value.length - 1]
-    if (!next) return false
-    redoStack.value = redoStack.value.slice(0, -1)
-    undoStack.value = [...undoStack.value, shapes.value]
-    replace(next)
-    return true
+    sync.scheduleSave()
   }
 
   // ---- changes -------------------------------------------------------------------------------------
-  function makeShape(
-    kind: ShapeKind,
-    geometry: Geometry,
-    name: string,
-    extra: Partial<ShapeProperties> = {},
-  ) {
-    return {
-      type: 'Feature',
-      id: newId(),
-      properties: { ...extra, name, shape: kind },
-      geometry: normalise(geometry),
-    } satisfies DrawnShape
-  }
 
   /** Add a drawn shape; returns its id. */
   function add(kind: DrawTool, geometry: Geometry): string {
@@ -306,98 +192,19 @@ export const useDrawingsStore = defineStore('drawings', () => {
     mode.value = mode.value === next && next !== 'none' ? 'none' : next
   }
 
-  // ---- persistence ---------------------------------------------------------------------------------
-  let saveTimer: ReturnType<typeof setTimeout> | null = null
-  let dirty = false
-  let saving: Promise<void> = Promise.resolve()
-
-  function scheduleSave(): void {
-    dirty = true
-    if (saveTimer) clearTimeout(saveTimer)
-    saveTimer = setTimeout(() => void flush(), AUTOSAVE_DELAY_MS)
-  }
-
-  /** Save now if anything changed since the last good save (pagehide, or the debounce firing). */
-  function flush(): Promise<void> {
-    if (saveTimer) clearTimeout(saveTimer)
-    saveTimer = null
-    if (!dirty) return saving
-    dirty = false
-    const snapshot: FeatureCollection = { type: 'FeatureCollection', features: shapes.value }
-    saving = saving.then(async () => {
-      const result = await geo['drawings.save']({ collection: snapshot as never })
-      if (result.ok) {
-        saveError.value = null
-        savedAt.value = result.value.savedAt
-      } else {
-        saveError.value = result.error
-        // Keep everything in memory; the next change (or pagehide) tries again.
-        dirty = true
-      }
-    })
-    return saving
-  }
-
-  /** Stored features as shapes: kinds and names checked, ids kept unless taken. */
-  function fromStored(
-    features: ReadonlyArray<{
-      id?: string | number
-      properties: Record<string, unknown> | null
-      geometry: unknown
-    }>,
-    taken: ReadonlySet<string>,
-  ): DrawnShape[] {
-    const out: DrawnShape[] = []
-    for (const f of features) {
-      if (!f.geometry) continue
-      const props = (f.properties ?? {}) as Partial<ShapeProperties>
-      const kind = (props.shape && props.shape in KIND_LABEL ? props.shape : 'imported') as ShapeKind
-      const id = typeof f.id === 'string' && !taken.has(f.id) ? f.id : newId()
-      const name = typeof props.name === 'string' && props.name ? props.name : nextName(out, KIND_LABEL[kind])
-      out.push({
-        type: 'Feature',
-        id,
-        properties: { ...props, name, shape: kind },
-        geometry: f.geometry as Geometry,
-      })
-    }
-    return out
-  }
-
   /** Replace every shape with a project's (one undo step, saved like any change). */
   function replaceAll(features: Parameters<typeof fromStored>[0]): void {
     commit(fromStored(features, new Set()))
-  }
-
-  /** Load the saved drawings once (later calls wait for the same load); shapes drawn before the answer are kept after them. */
-  let loading: Promise<void> | null = null
-  function load(): Promise<void> {
-    loading ??= loadOnce()
-    return loading
-  }
-
-  async function loadOnce(): Promise<void> {
-    const result = await geo['drawings.load']({})
-    loaded.value = true
-    if (!result.ok) {
-      loadError.value = result.error
-      return
-    }
-    loadError.value = null
-    const fromDisk = fromStored(result.value.collection.features, new Set(shapes.value.map((s) => s.id)))
-    const local = shapes.value
-    shapes.value = [...fromDisk, ...local]
-    if (local.length > 0) scheduleSave()
   }
 
   return {
     shapes,
     selectedIds,
     mode,
-    loaded,
-    loadError,
-    saveError,
-    savedAt,
+    loaded: sync.loaded,
+    loadError: sync.loadError,
+    saveError: sync.saveError,
+    savedAt: sync.savedAt,
     importError,
     collection,
     problems,
@@ -422,7 +229,7 @@ export const useDrawingsStore = defineStore('drawings', () => {
     select,
     setSelection,
     setMode,
-    flush,
-    load,
+    flush: sync.flush,
+    load: sync.load,
   }
 })

@@ -22,3 +22,27 @@ export function resultColumns(keys: readonly string[], columns: JoinRun['columns
   }
   return ordered.map((k) => ({ key: k, label: k }))
 }
+
+/** Columns whose values read as numbers, judged on a sample of up to `sample` non-empty values each. */
+export function numericColumnKeys(
+  table: { length: number; cell(index: number, key: string): string },
+  columns: readonly ResultColumn[],
+  sample = 5000,
+): Set<string> {
+  const keys = new Set<string>()
+  for (const c of columns) {
+    let seen = 0
+    let numeric = true
+    for (let i = 0; i < table.length && seen < sample; i++) {
+      const v = table.cell(i, c.key)
+      if (v === '') continue
+      seen++
+      if (!Number.isFinite(Number(v))) {
+        numeric = false
+        break
+      }
+    }
+    if (numeric) keys.add(c.key)
+  }
+  return keys
+}
