@@ -1,43 +1,15 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import { layerStyleSchema, projectLayerSchema, type LayerStyle, type ProjectLayer } from '@contract/index'
+import { layerStyleSchema, type LayerStyle, type ProjectLayer } from '@contract/index'
 import type { LayerDefinition, LayerEntry } from './layer-model'
 import { layerBinding } from './layer-runtime'
+import { readSavedLayers, saveLayers } from './saved-layers'
 import { legendOf, symbolKindsFor } from './symbology'
 
-/** Where the layer list is kept between runs (styles, order, visibility; no data). */
-export const LAYERS_STORAGE_KEY = 'geo-analyst.layers'
-const STORAGE_VERSION = 1
-/** Layers remembered (styles of layers no longer shown, positions of layers not back yet). */
-const MAX_REMEMBERED = 200
+export { LAYERS_STORAGE_KEY, readSavedLayers } from './saved-layers'
 
 /** What the user chose for a layer: kept while it is off the map, saved in projects. */
 export type LayerState = Omit<ProjectLayer, 'id'>
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    return null
-  }
-}
-
-/** The saved list (top first), or nothing where it is missing or not ours; each layer checked on its own. */
-export function readSavedLayers(from: Storage | null = storage()): ProjectLayer[] {
-  try {
-    const saved = JSON.parse(from?.getItem(LAYERS_STORAGE_KEY) ?? 'null') as {
-      version?: unknown
-      layers?: unknown
-    } | null
-    if (!saved || saved.version !== STORAGE_VERSION || !Array.isArray(saved.layers)) return []
-    return saved.layers.flatMap((l) => {
-      const checked = projectLayerSchema.safeParse(l)
-      return checked.success ? [checked.data] : []
-    })
-  } catch {
-    return []
-  }
-}
 
 /**
  * Every layer on the map, in one ordered list (top first; the basemap last): what each is, and what the
@@ -219,15 +191,7 @@ export const useLayersStore = defineStore('layers', () => {
     if (!definitions.value[id]) order.value = order.value.filter((o) => o !== id)
   }
 
-  watch([order, states], () => {
-    const keep = order.value.slice(0, MAX_REMEMBERED)
-    const layers = keep.flatMap((id) => (states.value[id] ? [{ id, ...states.value[id] }] : []))
-    try {
-      storage()?.setItem(LAYERS_STORAGE_KEY, JSON.stringify({ version: STORAGE_VERSION, layers }))
-    } catch {
-      // Full or disabled storage: the list lives for this window only.
-    }
-  })
+  watch([order, states], () => saveLayers(order.value, states.value))
 
   return {
     restored,
