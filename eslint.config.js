@@ -3,6 +3,8 @@ import prettier from 'eslint-config-prettier'
 import vue from 'eslint-plugin-vue'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
 
 const nodeBuiltins = [
   'node:*',
@@ -30,6 +32,40 @@ const noUi = {
 const noElectronShell = {
   regex: '(^|/)(main|preload)(/|$)',
   message: 'Only the Electron host may use electron/main and electron/preload.',
+}
+
+const rendererPatterns = [
+  { group: nodeBuiltins, message: 'The renderer never imports Node built-ins.' },
+  { regex: '^electron(/.*)?$', message: 'The renderer never imports electron.' },
+  {
+    regex: '(^|/)electron/(?!contract(/|$))',
+    message: 'The renderer imports only electron/contract from electron/.',
+  },
+]
+
+/**
+ * Renderer areas do not import each other (docs/adding-an-area.md): an area is a folder of src/features with an
+ * `area.ts`, and from its files an import may reach another folder of src/features only if it is the shell
+ * (`shell/`: actions, panels, notices), the settings, or the map's layer API every area's layers use
+ * (`map/view/`, `map/layers/`). Everything else shared goes in `src/kit` or `src/geo`. Read from the folders,
+ * so a new area is covered without a line here. An import is relative, so the rule is written per depth.
+ */
+function renderedAreaRules() {
+  const features = path.join(import.meta.dirname, 'src', 'features')
+  const areas = readdirSync(features).filter((name) => existsSync(path.join(features, name, 'area.ts')))
+  const shared = ['shell/', 'settings/', 'map/view/', 'map/layers/']
+  return areas.flatMap((area) =>
+    [1, 2, 3, 4].map((depth) => ({
+      files: [`src/features/${area}/${'*/'.repeat(depth - 1)}*.{ts,vue}`],
+      patterns: [
+        ...rendererPatterns,
+        {
+          regex: `^(\\.\\./){${depth}}(?!(${[`${area}/`, ...shared].join('|')}))[a-z0-9-]+/`,
+          message: `src/features/${area} does not import another area's folder: use the shell's actions (shell.run), or put what is shared in src/kit or src/geo.`,
+        },
+      ],
+    })),
+  )
 }
 
 /** Layer rules of docs/architecture: what each folder may import (one rule list per folder). */
@@ -99,15 +135,9 @@ const layers = [
   },
   {
     files: ['src/**/*.ts', 'src/**/*.vue'],
-    patterns: [
-      { group: nodeBuiltins, message: 'The renderer never imports Node built-ins.' },
-      { regex: '^electron(/.*)?$', message: 'The renderer never imports electron.' },
-      {
-        regex: '(^|/)electron/(?!contract(/|$))',
-        message: 'The renderer imports only electron/contract from electron/.',
-      },
-    ],
+    patterns: rendererPatterns,
   },
+  ...renderedAreaRules(),
 ]
 
 export default tseslint.config(

@@ -43,6 +43,8 @@ export interface CliContext extends CliIo {
 export interface CliCommand {
   /** One or two words, e.g. `profile list`. */
   name: string
+  /** Former names it still answers to (e.g. `fleet devices` for `telematics devices`). */
+  aliases?: readonly string[]
   summary: string
   usage: string
   flags?: Record<string, FlagKind>

@@ -11,7 +11,7 @@ const GLOBAL_FLAGS = { json: 'boolean', 'config-dir': 'string', help: 'boolean' 
 export function findCommand(words: readonly string[]): { command: CliCommand; rest: string[] } | undefined {
   for (const length of [2, 1]) {
     const name = words.slice(0, length).join(' ')
-    const command = COMMANDS.find((c) => c.name === name)
+    const command = COMMANDS.find((c) => c.name === name || c.aliases?.includes(name))
     if (command && words.length >= length) return { command, rest: words.slice(length) as string[] }
   }
   return undefined
@@ -21,7 +21,9 @@ export function usage(): string {
   return [
     'Usage: geo-analyst COMMAND [options] [--json] [--config-dir DIR]',
     '',
-    ...COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`),
+    ...COMMANDS.map(
+      (c) => `  ${c.usage}\n      ${c.summary}${c.aliases ? ` (also: ${c.aliases.join(', ')})` : ''}`,
+    ),
     '',
     'Exit codes: 0 ok, 1 unexpected, 2 validation or local configuration, 3 authentication or authorization,',
     '4 not found, 5 conflict or unknown outcome, 6 rate-limited, timeout or provider unavailable.',

@@ -1,18 +1,12 @@
 import type { z } from 'zod'
-import { appEvents } from './app/operations'
-import { gisEvents } from './gis/operations'
+import { inAreaOrder } from './area'
+import * as AREAS from './area-list'
 import { unionOf } from './operation'
-import { placesEvents } from './places/operations'
-import { routingEvents } from './routing/operations'
 
-/** The typed table of events the core pushes to the renderer: the union of the areas' events, one line per area. */
-// prettier-ignore
-export const events = unionOf(
-  appEvents,
-  placesEvents,
-  routingEvents,
-  gisEvents,
-)
+type Area = (typeof AREAS)[keyof typeof AREAS]
+
+/** The typed table of events the core pushes to the renderer: the union of the areas' events (`area-list.ts`). */
+export const events = unionOf(...inAreaOrder<Area>(AREAS).map(([, area]) => area.events))
 
 export type Events = typeof events
 export type EventName = keyof Events

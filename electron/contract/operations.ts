@@ -1,43 +1,27 @@
 import type { z } from 'zod'
-import { appOperations } from './app/operations'
-import { gisInterface, gisOperations } from './gis/operations'
-import { mapOperations } from './map/operations'
+import { inAreaOrder } from './area'
+import * as AREAS from './area-list'
 import { unionOf, type InterfaceOperation } from './operation'
-import { placesInterface, placesOperations } from './places/operations'
-import { routingInterface, routingOperations } from './routing/operations'
-import { telematicsInterface, telematicsOperations } from './telematics/operations'
-import { visionInterface, visionOperations } from './vision/operations'
 
 export { op, type OperationSpec, type OperationTable } from './operation'
 export { appInfoSchema, type AppInfo } from './app/operations'
 
-/**
- * The single table of operations the renderer may call: the union of the areas' tables, one line per area.
- * Preload, every host, the CLI and the renderer's bridge are built from it; adding an operation is one entry
- * in its area's table plus its handler in that area's `register<Area>Handlers`.
- */
-// prettier-ignore
-export const operations = unionOf(
-  appOperations,
-  mapOperations,
-  placesOperations,
-  routingOperations,
-  telematicsOperations,
-  gisOperations,
-  visionOperations,
-)
+type Area = (typeof AREAS)[keyof typeof AREAS]
+const ordered: Area[] = inAreaOrder<Area>(AREAS).map(([, area]) => area)
 
 /**
- * The operations of the interface itself (spec §4), per area, one line per area: what `geo-analyst call`
- * offers and the client tables implement.
+ * The single table of operations the renderer may call: the union of the areas' tables (`area-list.ts`, one
+ * line per area). Preload, every host, the CLI and the renderer's bridge are built from it; adding an
+ * operation is one entry in its area's table plus its handler in that area's `register<Area>Handlers`. A name
+ * two areas claim is refused when the module loads.
  */
-export const INTERFACE_OPERATIONS = unionOf(
-  placesInterface,
-  routingInterface,
-  gisInterface,
-  telematicsInterface,
-  visionInterface,
-)
+export const operations = unionOf(...ordered.map((area) => area.operations))
+
+/**
+ * The operations of the interface itself (spec §4), from the same areas: what `geo-analyst call` offers and
+ * the client tables implement, in the spec's order of the groups.
+ */
+export const INTERFACE_OPERATIONS = unionOf(...ordered.map((area) => area.interface))
 
 export type Operations = typeof operations
 export type OperationName = keyof Operations

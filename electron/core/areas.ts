@@ -1,19 +1,11 @@
-import { registerAppHandlers } from './app/handlers'
+import { inAreaOrder } from '../contract/area'
 import type { RegisterArea } from './area'
-import { registerGisHandlers } from './gis/handlers'
-import { registerMapHandlers } from './map/handlers'
-import { registerPlacesHandlers } from './places/handlers'
-import { registerRoutingHandlers } from './routing/handlers'
-import { registerTelematicsHandlers } from './telematics/handlers'
-import { registerVisionHandlers } from './vision/handlers'
+import * as REGISTERED from './area-list'
 
-/** Every area's handler registration, one line per area. Hosts call none of them: `createCore` does. */
-export const CORE_AREAS: readonly RegisterArea[] = [
-  registerAppHandlers,
-  registerMapHandlers,
-  registerPlacesHandlers,
-  registerRoutingHandlers,
-  registerTelematicsHandlers,
-  registerGisHandlers,
-  registerVisionHandlers,
-]
+/**
+ * Every area's handler registration, from `area-list.ts` (one line per area), in the contract's area order.
+ * Hosts call none of them: `createCore` does.
+ */
+export const CORE_AREAS: readonly RegisterArea[] = inAreaOrder<RegisterArea>(REGISTERED).map(
+  ([, register]) => register,
+)

@@ -1,19 +1,15 @@
+import { inAreaOrder } from '../../contract/area'
 import type { CliCommand } from '../context'
-import { localServiceCommands } from './local-service'
+import * as AREA_COMMANDS from './area-list'
 import { callCommands } from './call'
-import { fleetCommands } from './fleet'
-import { gisCommands } from './gis'
 import { historyCommands } from './history'
-import { mapCommands } from './map'
-import { placesCommands } from './places'
+import { localServiceCommands } from './local-service'
 import { profileCommands } from './profile'
-import { routingCommands } from './routing'
 import { secretCommands } from './secret'
-import { visionCommands } from './vision'
 
 /**
- * Every `geo-analyst` command. The app's own commands, then one module per area (`geo-analyst <area> …`),
- * one line each: a new area is a file in this folder and one entry here.
+ * Every `geo-analyst` command: the app's own commands, then each area's (`geo-analyst <area> …`) from
+ * `area-list.ts`, where a new area is one line.
  */
 export const COMMANDS: readonly CliCommand[] = [
   ...profileCommands,
@@ -21,10 +17,5 @@ export const COMMANDS: readonly CliCommand[] = [
   ...localServiceCommands,
   ...callCommands,
   ...historyCommands,
-  ...mapCommands,
-  ...placesCommands,
-  ...routingCommands,
-  ...fleetCommands,
-  ...gisCommands,
-  ...visionCommands,
+  ...inAreaOrder<readonly CliCommand[]>(AREA_COMMANDS).flatMap(([, commands]) => commands),
 ]

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { op } from '../operation'
+import type { ContractArea } from '../area'
 import { secretTargetSchema, secretValueSchema, secretsStatusSchema } from '../secrets'
 import { baseUrlsSchema, preferencesSchema, profileNameSchema, settingsViewSchema } from '../settings'
 
@@ -57,3 +58,10 @@ export const appEvents = {
   'settings.changed': settingsViewSchema,
   'secrets.changed': secretsStatusSchema,
 } as const
+
+/** The app area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const appContract = {
+  operations: appOperations,
+  interface: {},
+  events: appEvents,
+} as const satisfies ContractArea

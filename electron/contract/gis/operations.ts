@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { op, paramDocs, type InterfaceTable } from '../operation'
+import type { ContractArea } from '../area'
 import { joinParamShapes, REQUIRED_JOIN_PARAMS } from './join-params'
 import {
   datasetFeaturesSchema,
@@ -79,3 +80,10 @@ export const gisInterface = {
     body: 'json',
   },
 } as const satisfies InterfaceTable
+
+/** The gis area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const gisContract = {
+  operations: gisOperations,
+  interface: gisInterface,
+  events: gisEvents,
+} as const satisfies ContractArea

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { op } from '../operation'
+import type { ContractArea } from '../area'
 import { MAX_PROJECT_BYTES, projectNameSchema, projectSchema } from './project'
 
 /**
@@ -75,3 +76,10 @@ export const mapOperations = {
 } as const
 
 export { MAX_PROJECT_BYTES }
+
+/** The map area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const mapContract = {
+  operations: mapOperations,
+  interface: {},
+  events: {},
+} as const satisfies ContractArea

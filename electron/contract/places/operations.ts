@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { datasetSchema } from '../gis/loop'
 import { op, paramDocs, type InterfaceTable } from '../operation'
+import type { ContractArea } from '../area'
 import { autosuggestResponseSchema, autosuggestShapes, POD_VALUES } from './autosuggest'
 import { savedPlaceSchema, USER_ELOC } from './my-places'
 import { MAX_ADDRESS_LENGTH, standardizedAddressSchema, standardizeShapes } from './standardize'
@@ -150,3 +151,10 @@ export const placesInterface = {
     params: paramDocs(autosuggestShapes, ['query']),
   },
 } as const satisfies InterfaceTable
+
+/** The places area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const placesContract = {
+  operations: placesOperations,
+  interface: placesInterface,
+  events: placesEvents,
+} as const satisfies ContractArea

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { fileRefSchema } from '../gis/loop'
 import { op, paramDocs, type InterfaceTable } from '../operation'
+import type { ContractArea } from '../area'
 import {
   MATRIX_PROFILES,
   MATRIX_RESOURCES,
@@ -148,3 +149,10 @@ export const routingEvents = {
     fraction: z.number(),
   }),
 } as const
+
+/** The routing area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const routingContract = {
+  operations: routingOperations,
+  interface: routingInterface,
+  events: routingEvents,
+} as const satisfies ContractArea

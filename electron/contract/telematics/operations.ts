@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { fileRefSchema, requestPreviewSchema } from '../gis/loop'
 import { op, paramDocs, type InterfaceTable } from '../operation'
+import type { ContractArea } from '../area'
 import { ALARM_FIELDS } from './alarm'
 import { devicesShapes, hardwareShapes } from './devices'
 import {
@@ -158,3 +159,10 @@ export const telematicsOperations = {
     'Remove a replayed track and its device',
   ),
 } as const
+
+/** The telematics area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const telematicsContract = {
+  operations: telematicsOperations,
+  interface: telematicsInterface,
+  events: {},
+} as const satisfies ContractArea

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { op, type InterfaceTable } from '../operation'
+import type { ContractArea } from '../area'
 
 /** The vision area's operation of the interface (spec §4.10): an image upload. */
 export const visionInterface = {
@@ -58,3 +59,10 @@ export const visionOperations = {
     'Blur the license plates of an image file (§4.10) into another file (desktop and CLI)',
   ),
 } as const
+
+/** The vision area's part of the contract, listed in `electron/contract/area-list.ts`. */
+export const visionContract = {
+  operations: visionOperations,
+  interface: visionInterface,
+  events: {},
+} as const satisfies ContractArea

@@ -1,15 +1,12 @@
 import type { BaseUrls, CredentialName } from '../../contract'
+import { inAreaOrder } from '../../contract/area'
 import type { Redactor } from '../http/redactor'
 import { Transport, type TransportOptions } from '../http/transport'
 import type { Credentials } from '../secrets/credentials'
 import type { SettingsStore } from '../settings/settings-store'
 import { RequestHistory, type HistoryRecorder } from '../workspace/request-history'
 import { CREDENTIALS_BY_GROUP, type ClientContext, type Group } from './execute'
-import { gisClient } from './gis'
-import { placesClient } from './places'
-import { routingClient } from './routing'
-import { telematicsClient } from './telematics'
-import { visionClient } from './vision'
+import * as AREAS from './area-list'
 
 export interface ClientOptions {
   /** The profile's base URLs (or a lookup of the active ones); null when the profile has none. */
@@ -23,7 +20,7 @@ export interface ClientOptions {
   unknownOutcomes?: Iterable<string>
 }
 
-/** Every operation group over one transport, one redactor and one history. */
+/** Every operation group (`area-list.ts`) over one transport, one redactor and one history. */
 export function createClient(options: ClientOptions) {
   const transport =
     options.transport instanceof Transport
@@ -48,15 +45,16 @@ export function createClient(options: ClientOptions) {
     history: options.history,
     unknownOutcomes: new Set(options.unknownOutcomes ?? []),
   }
-  return {
-    places: placesClient(ctx),
-    routing: routingClient(ctx),
-    gis: gisClient(ctx),
-    telematics: telematicsClient(ctx),
-    vision: visionClient(ctx),
-    transport,
-  }
+  const clients = Object.fromEntries(
+    inAreaOrder<AreaOfClient>(AREAS).map(([name, area]) => [name, area.client(ctx)]),
+  ) as AreaClients
+  return { ...clients, transport }
 }
+
+type Areas = typeof AREAS
+type AreaOfClient = Areas[keyof Areas]
+/** Each group's client under its name (`client.places`, `client.routing`, …), from `area-list.ts`. */
+type AreaClients = { readonly [K in keyof Areas]: ReturnType<Areas[K]['client']> }
 
 export type Client = ReturnType<typeof createClient>
 

@@ -273,3 +273,6 @@ export const gisCalls = {
   },
   'gis.join': (client, { params, body, signal }) => client.gis.join(params, body, { signal }),
 } satisfies CallTable<typeof gisInterface, { gis: GisClient }>
+
+/** The gis group's part of the client, listed in `area-list.ts`: its client and its calls. */
+export const gisClientArea = { client: gisClient, calls: gisCalls }

@@ -84,3 +84,6 @@ export const placesCalls = {
   'places.standardize': (client, { params, signal }) => client.places.standardize(params, { signal }),
   'places.autosuggest': (client, { params, signal }) => client.places.autosuggest(params, { signal }),
 } satisfies CallTable<typeof placesInterface, { places: PlacesClient }>
+
+/** The places group's part of the client, listed in `area-list.ts`: its client and its calls. */
+export const placesClientArea = { client: placesClient, calls: placesCalls }

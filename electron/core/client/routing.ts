@@ -93,3 +93,6 @@ export const routingCalls = {
   'routing.matrix': (client, { params, signal }) => client.routing.matrix(params, { signal }),
   'routing.predictive': (client, { params, signal }) => client.routing.predictive(params, { signal }),
 } satisfies CallTable<typeof routingInterface, { routing: RoutingClient }>
+
+/** The routing group's part of the client, listed in `area-list.ts`: its client and its calls. */
+export const routingClientArea = { client: routingClient, calls: routingCalls }

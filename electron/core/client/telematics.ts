@@ -382,3 +382,6 @@ export const telematicsCalls = {
     )
   },
 } satisfies CallTable<typeof telematicsInterface, { telematics: TelematicsClient }>
+
+/** The telematics group's part of the client, listed in `area-list.ts`: its client and its calls. */
+export const telematicsClientArea = { client: telematicsClient, calls: telematicsCalls }

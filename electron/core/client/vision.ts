@@ -79,3 +79,6 @@ export const visionCalls = {
     return client.vision.blurPlates(input.file, { signal: input.signal })
   },
 } satisfies CallTable<typeof visionInterface, { vision: VisionClient }>
+
+/** The vision group's part of the client, listed in `area-list.ts`: its client and its calls. */
+export const visionClientArea = { client: visionClient, calls: visionCalls }

@@ -114,7 +114,9 @@ export function createFakeGeo(): FakeGeo {
   })
 
   const fleet = createFakeFleet((ref) => offered.get(ref)?.name ?? ref)
-  const handlers: { [K in OperationName]: (request: never) => Result<unknown> | Promise<Result<unknown>> } = {
+  type Fake = (request: never) => Result<unknown> | Promise<Result<unknown>>
+  // Optional per operation, so a new area typechecks before it scripts its fakes (a call without one throws).
+  const handlers: { [K in OperationName]?: Fake } = {
     'places.standardize': () => ok({ found: false }),
     'places.autosuggest': () =>
       ok({ suggestedLocations: [], userAddedLocation: [], suggestedSearches: [], lang: 'en' as const }),
@@ -270,7 +272,9 @@ export function createFakeGeo(): FakeGeo {
         }
         const parsed = operations[name].request.safeParse(request)
         if (!parsed.success) return validationFailure(parsed.error)
-        return (scripted.get(name) ?? handlers[name])(parsed.data as never)
+        const handler = scripted.get(name) ?? handlers[name]
+        if (!handler) throw new Error(`fake-geo: no answer for ${name}; script one with fake.respond`)
+        return handler(parsed.data as never)
       }),
     ]),
   ) as unknown as GeoApi

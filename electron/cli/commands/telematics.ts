@@ -75,17 +75,17 @@ async function poll(ctx: CliContext, request: Record<string, unknown>): Promise<
   return ctx.invoke('fleet.poll', request)
 }
 
-/** `geo-analyst fleet …`: live devices, alarms, alerts and hardware on the active profile; replays locally. */
-export const fleetCommands: CliCommand[] = [
+/** `geo-analyst telematics …`: live devices, alarms, alerts and hardware on the active profile; replays locally. */
+const telematicsVerbs: CliCommand[] = [
   {
-    name: 'fleet devices',
+    name: 'telematics devices',
     summary:
       'Live devices (§4.7) of the active profile; --watch prints what changes, polling with state (with --json one JSON line a round)',
-    usage: 'fleet devices [--all] [--watch] [--interval SECONDS] [--count N] [--json]',
+    usage: 'telematics devices [--all] [--watch] [--interval SECONDS] [--count N] [--json]',
     flags: { all: 'boolean', watch: 'boolean', interval: 'string', count: 'string' },
     async run(ctx, args) {
       if (args.positionals.length > 0)
-        throw new GeoFailure('validation', 'fleet devices takes no arguments (see --help)')
+        throw new GeoFailure('validation', 'telematics devices takes no arguments (see --help)')
       const interval = intFlag(args, 'interval', 1, 3600, 2)!
       const count = intFlag(args, 'count', 1, 1_000_000)
       const includeInActive = args.flags.all === true
@@ -122,10 +122,10 @@ export const fleetCommands: CliCommand[] = [
     },
   },
   {
-    name: 'fleet alarm',
+    name: 'telematics alarm',
     summary: 'Create an alarm configuration (§4.8), checked by the shared per-type rules; or list them',
     usage:
-      'fleet alarm create --type ALARM_TYPE --device ID[,ID…] [--limit N] [--duration SECONDS] [--subtype N] [--geofence ID[,ID…]] [--severity 0|1] [--form] [--key IDEMPOTENCY_KEY] [--confirm] | fleet alarm list',
+      'telematics alarm create --type ALARM_TYPE --device ID[,ID…] [--limit N] [--duration SECONDS] [--subtype N] [--geofence ID[,ID…]] [--severity 0|1] [--form] [--key IDEMPOTENCY_KEY] [--confirm] | telematics alarm list',
     flags: {
       type: 'string',
       device: 'string',
@@ -140,8 +140,8 @@ export const fleetCommands: CliCommand[] = [
     },
     help: () =>
       [
-        'Usage: geo-analyst fleet alarm create --type ALARM_TYPE --device ID[,ID…] [options]',
-        '       geo-analyst fleet alarm list',
+        'Usage: geo-analyst telematics alarm create --type ALARM_TYPE --device ID[,ID…] [options]',
+        '       geo-analyst telematics alarm list',
         '',
         'Alarm types (--type): ' +
           Object.entries(ALARM_TYPE_LABELS)
@@ -171,7 +171,7 @@ export const fleetCommands: CliCommand[] = [
         return
       }
       if (verb !== 'create' || extra.length > 0)
-        throw new GeoFailure('validation', 'fleet alarm takes create (with options) or list; see --help')
+        throw new GeoFailure('validation', 'telematics alarm takes create (with options) or list; see --help')
       const fields: Record<string, string> = {}
       for (const [flag, field] of [
         ['type', 'alarmType'],
@@ -204,9 +204,9 @@ export const fleetCommands: CliCommand[] = [
     },
   },
   {
-    name: 'fleet alerts',
+    name: 'telematics alerts',
     summary: 'Alert history of the active profile, newest first (a local service extension)',
-    usage: 'fleet alerts [--since UNIX_SECONDS] [--device ID] [--limit N] [--json]',
+    usage: 'telematics alerts [--since UNIX_SECONDS] [--device ID] [--limit N] [--json]',
     flags: { since: 'string', device: 'string', limit: 'string' },
     async run(ctx, args) {
       const since = intFlag(args, 'since', 0, 1e13)
@@ -229,9 +229,9 @@ export const fleetCommands: CliCommand[] = [
     },
   },
   {
-    name: 'fleet hardware',
+    name: 'telematics hardware',
     summary: 'Hardware of the devices (§4.9), or of one physical device by --id',
-    usage: 'fleet hardware [--id ID] [--json]',
+    usage: 'telematics hardware [--id ID] [--json]',
     flags: { id: 'string' },
     async run(ctx, args) {
       const id = intFlag(args, 'id', 0, 2 ** 31)
@@ -251,15 +251,15 @@ export const fleetCommands: CliCommand[] = [
     },
   },
   {
-    name: 'fleet replay',
+    name: 'telematics replay',
     summary:
       'Import a recorded track (GPX, CSV time,lat,lon[,speed], GeoJSON with times) to replay as a device',
-    usage: 'fleet replay FILE [--name NAME] [--speed TIMES] [--json]',
+    usage: 'telematics replay FILE [--name NAME] [--speed TIMES] [--json]',
     flags: { name: 'string', speed: 'string' },
     async run(ctx, args) {
       const [file] = args.positionals
       if (!file || args.positionals.length !== 1)
-        throw new GeoFailure('validation', 'fleet replay takes exactly one FILE', { field: 'file' })
+        throw new GeoFailure('validation', 'telematics replay takes exactly one FILE', { field: 'file' })
       const source = path.resolve(file)
       if (!TRACK_IMPORT_EXTENSIONS.some((ext) => source.toLowerCase().endsWith(ext)))
         throw new GeoFailure('validation', `${file}: use a ${TRACK_IMPORT_EXTENSIONS.join(', ')} track`, {
@@ -271,7 +271,7 @@ export const fleetCommands: CliCommand[] = [
       if (!profile.builtIn)
         throw new GeoFailure(
           'local-configuration',
-          `fleet replay: replays belong to the built-in Local profile; the active profile is "${profile.name}"`,
+          `telematics replay: replays belong to the built-in Local profile; the active profile is "${profile.name}"`,
         )
       const core = await ctx.core()
       const local = localServiceCall(() => core.ensureLocalService())
@@ -292,3 +292,12 @@ export const fleetCommands: CliCommand[] = [
     },
   },
 ]
+
+/**
+ * `geo-analyst telematics …`. Each command also answers to its former name, `fleet <verb>`, so scripts written
+ * for it keep working (docs/cli.md).
+ */
+export const telematicsCommands: readonly CliCommand[] = telematicsVerbs.map((command) => ({
+  ...command,
+  aliases: [command.name.replace(/^telematics /, 'fleet ')],
+}))
