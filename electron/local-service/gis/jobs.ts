@@ -1,5 +1,5 @@
 import { geosHeapBytes } from '../engine/geos'
-import type { JobIo } from '../pool/job'
+import type { JobIo, WorkerPart } from '../pool/job'
 import { datasetCacheBytes, datasetCacheCount, executeJoin, type JoinJob } from './engine/join-service'
 
 /** The gis area's job kinds, run in the worker pool. */
@@ -18,3 +18,10 @@ export function gisWorkerBytes(): number {
 export function gisCaches(): Record<string, number> {
   return { 'gis.datasets.bytes': datasetCacheBytes(), 'gis.datasets.count': datasetCacheCount() }
 }
+
+/** The gis area's part of a pool worker, listed in `../job-list.ts`. */
+export const gisWorker = {
+  jobs: gisJobs,
+  externalBytes: gisWorkerBytes,
+  caches: gisCaches,
+} satisfies WorkerPart

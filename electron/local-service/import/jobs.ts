@@ -1,4 +1,4 @@
-import type { JobIo } from '../pool/job'
+import type { JobIo, WorkerPart } from '../pool/job'
 import { executeImportJob, failureOf, type ImportJob, type ImportJobOutcome } from './import-job'
 
 /**
@@ -12,3 +12,6 @@ export const workspaceJobs = {
       (error: unknown) => ({ ok: false as const, failure: failureOf(error) }),
     ),
 }
+
+/** The workspace's part of a pool worker, listed in `../job-list.ts`. */
+export const workspaceWorker = { jobs: workspaceJobs } satisfies WorkerPart

@@ -1,6 +1,7 @@
 /**
  * What a job of the worker pool sees: a serializable job in, and a way to stream parts of its answer and
- * report progress. Each area contributes its job kinds (`electron/local-service/jobs.ts`); the pool knows none.
+ * report progress. Each area contributes its job kinds as a `WorkerPart` (listed in `electron/local-service/job-list.ts`);
+ * the pool knows none.
  */
 export interface JobIo {
   /** A part of a streamed answer; its buffer is transferred (moved, not copied) to the serving thread. */
@@ -16,6 +17,18 @@ export interface JobProgress {
 }
 
 export type JobHandler<J = never, R = unknown> = (job: J, io: JobIo) => Promise<R>
+
+/**
+ * An area's part of a pool worker: its job kinds (`area.verb` → handler taking a serializable job and the
+ * pool's `JobIo`, resolving with a serializable result), and what its engines hold in the worker.
+ */
+export interface WorkerPart {
+  jobs: Readonly<Record<string, (job: never, io: JobIo) => Promise<unknown>>>
+  /** Memory the area's engines hold outside the V8 heap (WebAssembly heaps, typed arrays, models). */
+  externalBytes?: () => number
+  /** The area's caches (estimated bytes, entries), by name, for diagnostics. */
+  caches?: () => Record<string, number>
+}
 
 /** Memory a worker reports after each job: the pool retires a worker past its budget. */
 export interface WorkerMemory {

@@ -1,4 +1,4 @@
-import type { JobIo } from '../pool/job'
+import type { JobIo, WorkerPart } from '../pool/job'
 import { importNetwork, type ImportOptions, type ImportOutcome } from './data/import-network'
 import type {
   InfoJob,
@@ -54,3 +54,10 @@ export function routingCaches(): Record<string, number> {
     'routing.bytes': stats.bytes,
   }
 }
+
+/** The routing area's part of a pool worker, listed in `../job-list.ts`. */
+export const routingWorker = {
+  jobs: routingJobs,
+  externalBytes: routingWorkerBytes,
+  caches: routingCaches,
+} satisfies WorkerPart

@@ -1,3 +1,4 @@
+import type { WorkerPart } from '../pool/job'
 import type { LonLat, NetworkRef } from '../routing/engine/jobs'
 import { routingEngine } from '../routing/jobs'
 import { compactRoute, type TripRoute } from './engine/trip-route'
@@ -68,3 +69,6 @@ export const telematicsJobs = {
   'telematics.trips': (job: TripsJob) => planTrips(job),
   'telematics.points': (job: PointsJob) => planPoints(job),
 }
+
+/** The telematics area's part of a pool worker, listed in `../job-list.ts`. */
+export const telematicsWorker = { jobs: telematicsJobs } satisfies WorkerPart

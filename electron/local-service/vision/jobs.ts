@@ -1,4 +1,4 @@
-import type { JobIo } from '../pool/job'
+import type { JobIo, WorkerPart } from '../pool/job'
 import type { VisionBlurJob, VisionJobResult } from './job'
 
 /** The engine module, loaded on a worker's first vision job: workers that only ever join never load ONNX Runtime. */
@@ -20,3 +20,6 @@ export const visionJobs = {
 export function visionWorkerBytes(): number {
   return engine?.modelBytesLoaded() ?? 0
 }
+
+/** The vision area's part of a pool worker, listed in `../job-list.ts`. */
+export const visionWorker = { jobs: visionJobs, externalBytes: visionWorkerBytes } satisfies WorkerPart
