@@ -9,11 +9,13 @@
  *   - "service": POST /local/datasets/import to a local service in this process (the host's path).
  * A timer ticking every 10 ms measures the stall; with the import off-thread it stays near the tick.
  *
- * With `--ogr2ogr`, instead: the same CSV imported by `geo-analyst import`'s path (`importInWorker`, in a
- * fresh Node process of its own) and converted by `ogr2ogr -f FlatGeobuf` (X/Y from lon/lat), one after
- * the other in each run, each under `/usr/bin/time -v`: median wall time and peak resident memory. The
- * import runs the built CLI (`out/cli/geo-analyst.mjs import`) when it exists, else (or with `--source`)
- * the sources through tsx.
+ * With `--ogr2ogr`, instead: the same points as a CSV, a GeoJSON FeatureCollection and NDJSON (`--format
+ * csv|geojson|ndjson`, comma-separated; all three by default), each imported by `geo-analyst import`'s path
+ * (`importInWorker`, in a fresh Node process of its own) and converted by `ogr2ogr -f FlatGeobuf` (for the
+ * CSV, X/Y from lon/lat), one after the other in each run, each under `/usr/bin/time -v`: median wall
+ * time, CPU time (user + system: what the work costs, whatever else the machine runs) and peak resident
+ * memory. The import runs the built CLI (`out/cli/geo-analyst.mjs import`) when it exists, else (or with
+ * `--source`) the sources through tsx.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -37,14 +39,53 @@ const CLI = path.join(import.meta.dirname, '..', 'out', 'cli', 'geo-analyst.mjs'
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
+/** Point `i` of the benchmark's set: its longitude and latitude as written (4 decimals) and its population. */
+function place(i: number) {
+  const lon = (68 + (i % 2900) / 100).toFixed(4)
+  const lat = (8 + (Math.floor(i / 2900) % 2900) / 100).toFixed(4)
+  return { lon, lat, pop: (i * 7) % 100000 }
+}
+
 function csv(rows: number): string {
   const out = ['id,name,lon,lat,pop']
   for (let i = 0; i < rows; i++) {
-    const lon = (68 + (i % 2900) / 100).toFixed(4)
-    const lat = (8 + (Math.floor(i / 2900) % 2900) / 100).toFixed(4)
-    out.push(`${i},place ${i},${lon},${lat},${(i * 7) % 100000}`)
+    const { lon, lat, pop } = place(i)
+    out.push(`${i},place ${i},${lon},${lat},${pop}`)
   }
   return out.join('\n') + '\n'
+}
+
+/** The same points as GeoJSON Features, one JSON text each. */
+function featureTexts(rows: number): string[] {
+  const out: string[] = []
+  for (let i = 0; i < rows; i++) {
+    const { lon, lat, pop } = place(i)
+    out.push(
+      `{"type":"Feature","properties":{"id":${i},"name":"place ${i}","pop":${pop}},"geometry":{"type":"Point","coordinates":[${Number(lon)},${Number(lat)}]}}`,
+    )
+  }
+  return out
+}
+
+const FORMATS = ['csv', 'geojson', 'ndjson'] as const
+type BenchFormat = (typeof FORMATS)[number]
+
+/** The benchmark's points as a file of `format`. */
+function writePoints(format: BenchFormat, file: string, rows: number): void {
+  if (format === 'csv') writeFileSync(file, csv(rows))
+  else if (format === 'ndjson') writeFileSync(file, featureTexts(rows).join('\n') + '\n')
+  else
+    writeFileSync(file, `{"type":"FeatureCollection","features":[\n${featureTexts(rows).join(',\n')}\n]}\n`)
+}
+
+function formatsAsked(): BenchFormat[] {
+  const i = argv.indexOf('--format')
+  if (i < 0) return [...FORMATS]
+  const asked = (argv[i + 1] ?? '').split(',').filter(Boolean)
+  const unknown = asked.filter((f) => !(FORMATS as readonly string[]).includes(f))
+  if (asked.length === 0 || unknown.length > 0)
+    throw new Error(`--format takes ${FORMATS.join('|')} (comma-separated), not "${argv[i + 1] ?? ''}"`)
+  return asked as BenchFormat[]
 }
 
 /** Time one import while measuring how long this thread's event loop stood still. */
@@ -74,26 +115,32 @@ async function child(file: string, workspaceDir: string) {
   console.log(JSON.stringify({ ms, features: manifest.featureCount }))
 }
 
-/** A command under `/usr/bin/time -v`: its wall time and peak RSS (and stdout). */
+/** A command under `/usr/bin/time -v`: its wall time, CPU time (user + system) and peak RSS (and stdout). */
 function timed(command: string, args: string[]) {
   const t0 = performance.now()
   const run = spawnSync('/usr/bin/time', ['-v', command, ...args], { encoding: 'utf8' })
   const ms = performance.now() - t0
   if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr.slice(-2000)}`)
+  const seconds = (label: string) =>
+    Number(new RegExp(`${label} time \\(seconds\\): ([\\d.]+)`).exec(run.stderr)?.[1])
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1])
-  return { ms, rssMiB: kb / 1024, stdout: run.stdout }
+  return { ms, cpuMs: (seconds('User') + seconds('System')) * 1000, rssMiB: kb / 1024, stdout: run.stdout }
 }
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')
+
+type Run = { ms: number; cpuMs: number; rssMiB: number; inner?: number }
 
 async function versusOgr2ogr() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'geo-import-bench-'))
   try {
-    const file = path.join(dir, 'places.csv')
-    writeFileSync(file, csv(ROWS))
+    const formats = formatsAsked()
     console.log(
-      `${ROWS.toLocaleString('en-US')} point rows, ${RUNS} runs, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
+      `${ROWS.toLocaleString('en-US')} points as ${formats.join(', ')}, ${RUNS} runs, ${new Date().toISOString()}, ${os.cpus().length} cores, load average ${loadAverage()}`,
     )
     // The built CLI when there is one (`npx electron-vite build && node scripts/build-node-hosts.mjs` makes
     // it; `--source` runs the sources through tsx instead, which costs start-up time and ~140 MiB more).
@@ -103,62 +150,54 @@ async function versusOgr2ogr() {
         ? `geo-analyst import: ${path.relative(process.cwd(), CLI)} built ${statSync(CLI).mtime.toISOString()}`
         : 'geo-analyst import: the sources through tsx (importInWorker, as the CLI calls it)',
     )
-    const rows: Record<string, Array<{ ms: number; rssMiB: number; inner?: number }>> = {
-      'geo-analyst import': [],
-      'ogr2ogr -f FlatGeobuf': [],
+    const rows = new Map<string, Run[]>()
+    const add = (way: string, run: Run) => rows.set(way, [...(rows.get(way) ?? []), run])
+    for (const format of formats) {
+      const file = path.join(dir, `places.${format}`)
+      writePoints(format, file, ROWS)
+      console.log(`${format}: ${(statSync(file).size / 2 ** 20).toFixed(0)} MiB`)
+      for (let r = 0; r < RUNS; r++) {
+        const ws = path.join(dir, `ws-${format}-${r}`)
+        const ours = built
+          ? timed(process.execPath, [CLI, 'import', file, '--name', 'places', '--workspace', ws])
+          : timed(process.execPath, [
+              '--import',
+              'tsx',
+              path.join(import.meta.dirname, 'import-bench.ts'),
+              '--child',
+              file,
+              ws,
+            ])
+        const manifest = JSON.parse(
+          readFileSync(path.join(ws, 'datasets', 'places', 'manifest.json'), 'utf8'),
+        ) as { featureCount: number }
+        if (manifest.featureCount !== ROWS) throw new Error(`imported ${manifest.featureCount} of ${ROWS}`)
+        const inner = built
+          ? undefined
+          : (JSON.parse(ours.stdout.trim().split('\n').pop()!) as { ms: number }).ms
+        add(`${format}  geo-analyst import`, { ...ours, inner })
+        rmSync(ws, { recursive: true, force: true })
+        const fgb = path.join(dir, `ogr-${format}-${r}.fgb`)
+        const xy = format === 'csv' ? ['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat'] : []
+        add(`${format}  ogr2ogr -f FlatGeobuf`, timed('ogr2ogr', ['-f', 'FlatGeobuf', fgb, file, ...xy]))
+        rmSync(fgb, { force: true })
+      }
+      rmSync(file, { force: true })
     }
-    for (let r = 0; r < RUNS; r++) {
-      const ws = path.join(dir, `ws${r}`)
-      const ours = built
-        ? timed(process.execPath, [CLI, 'import', file, '--name', 'places', '--workspace', ws])
-        : timed(process.execPath, [
-            '--import',
-            'tsx',
-            path.join(import.meta.dirname, 'import-bench.ts'),
-            '--child',
-            file,
-            ws,
-          ])
-      const manifest = JSON.parse(
-        readFileSync(path.join(ws, 'datasets', 'places', 'manifest.json'), 'utf8'),
-      ) as { featureCount: number }
-      if (manifest.featureCount !== ROWS) throw new Error(`imported ${manifest.featureCount} of ${ROWS}`)
-      const inner = built
-        ? undefined
-        : (JSON.parse(ours.stdout.trim().split('\n').pop()!) as { ms: number }).ms
-      rows['geo-analyst import']!.push({ ...ours, inner })
-      rows['ogr2ogr -f FlatGeobuf']!.push(
-        timed('ogr2ogr', [
-          '-f',
-          'FlatGeobuf',
-          path.join(dir, `ogr${r}.fgb`),
-          file,
-          '-oo',
-          'X_POSSIBLE_NAMES=lon',
-          '-oo',
-          'Y_POSSIBLE_NAMES=lat',
-        ]),
-      )
-    }
+    console.log(`load average after ${loadAverage()}`)
     console.log(
-      `load average after ${os
-        .loadavg()
-        .map((x) => x.toFixed(2))
-        .join(' ')}`,
+      '\nway                             wall ms    CPU ms   import ms   peak RSS MiB   (each run: wall ms / CPU ms / MiB)',
     )
-    console.log('\nway                     wall ms   import ms   peak RSS MiB   (each run: wall ms / MiB)')
-    for (const [way, xs] of Object.entries(rows)) {
+    for (const [way, xs] of rows) {
       const inner = xs[0]!.inner === undefined ? '-' : median(xs.map((x) => x.inner!)).toFixed(0)
+      const cell = (pick: (x: Run) => number, width: number) =>
+        median(xs.map(pick)).toFixed(0).padStart(width)
       console.log(
-        `${way.padEnd(22)} ${median(xs.map((x) => x.ms))
-          .toFixed(0)
-          .padStart(8)} ${inner.padStart(11)} ${median(xs.map((x) => x.rssMiB))
-          .toFixed(0)
-          .padStart(14)}   ${xs.map((x) => `${x.ms.toFixed(0)}/${x.rssMiB.toFixed(0)}`).join(' ')}`,
+        `${way.padEnd(30)} ${cell((x) => x.ms, 8)} ${cell((x) => x.cpuMs, 9)} ${inner.padStart(11)} ${cell((x) => x.rssMiB, 14)}   ${xs.map((x) => `${x.ms.toFixed(0)}/${x.cpuMs.toFixed(0)}/${x.rssMiB.toFixed(0)}`).join(' ')}`,
       )
     }
     console.log(
-      '\n"import ms" is the import alone, inside its process (the wall time adds Node and tsx start-up).',
+      '\n"CPU ms" is user + system time of the whole process (all its threads); on a loaded machine it is the\nfairer comparison, the wall time adding the time spent waiting for a core. "import ms" is the import\nalone, inside its process (the wall time adds Node and tsx start-up).',
     )
   } finally {
     rmSync(dir, { recursive: true, force: true })

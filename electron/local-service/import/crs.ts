@@ -1,5 +1,6 @@
 import type { Geometry, Position } from 'geojson'
-import proj4 from 'proj4'
+import { createRequire } from 'node:module'
+import type proj4Module from 'proj4'
 
 /** Raised for anything the importer refuses; the message says what and where. */
 export class ImportError extends Error {
@@ -12,6 +13,10 @@ export class ImportError extends Error {
     this.name = 'ImportError'
   }
 }
+
+/** proj4, loaded on the first reprojection rather than with the importer (most files need none). */
+let proj4: typeof proj4Module | undefined
+const loadProj4 = () => (proj4 ??= createRequire(import.meta.url)('proj4') as typeof proj4Module)
 
 const WGS84_CODES = new Set([4326, 4979, 4030, 0])
 
@@ -48,9 +53,9 @@ export function reprojectorFor(crs: { epsg?: number; wkt?: string; label: string
       `the CRS ${crs.label} is not known here; reproject the file to WGS84 (EPSG:4326) first`,
     )
   }
-  let converter: proj4.Converter
+  let converter: proj4Module.Converter
   try {
-    converter = proj4(definition, 'EPSG:4326')
+    converter = loadProj4()(definition, 'EPSG:4326')
   } catch (error) {
     throw new ImportError(`the CRS ${crs.label} could not be read: ${(error as Error).message}`)
   }

@@ -64,6 +64,8 @@ export async function stageCsvStreamed(
     valid[at] = 1
   }
   let layout: CsvLayout | undefined
+  // What each attribute column held in the valid rows: 1 numbers, 2 texts (3 both; empty cells neither).
+  let kinds = new Uint8Array(0)
   let row = 0
   await forEachCsvRow(
     file,
@@ -72,6 +74,7 @@ export async function stageCsvStreamed(
       let from = 0
       if (!layout && rows.length > 0) {
         layout = withGeometryNamesKept(await csvLayout(rows[0]!))
+        kinds = new Uint8Array(layout.names.length)
         from = 1
       }
       if (!layout) return
@@ -91,7 +94,11 @@ export async function stageCsvStreamed(
           const x = lon === '' ? NaN : Number(lon)
           const y = lat === '' ? NaN : Number(lat)
           if (x >= -180 && x <= 180 && y >= -90 && y <= 90) {
-            for (let i = 0; i < columns.length; i++) values[i] = typed(cells[columns[i]!]!)
+            for (let i = 0; i < columns.length; i++) {
+              const value = typed(cells[columns[i]!]!)
+              values[i] = value
+              if (value !== null) kinds[i]! |= typeof value === 'number' ? 1 : 2
+            }
             validation.addValidLikeBefore()
             tally.addPoint(x, y, attributes, values)
             markValid(row)
@@ -103,6 +110,10 @@ export async function stageCsvStreamed(
         if (!validation.add(candidate.where, result)) continue
         markValid(row)
         tally.add(result)
+        for (let i = 0; i < columns.length; i++) {
+          const value = typed(cells[columns[i]!]!)
+          if (value !== null) kinds[i]! |= typeof value === 'number' ? 1 : 2
+        }
       }
     },
     chunkBytes,
@@ -123,6 +134,7 @@ export async function stageCsvStreamed(
     try {
       let at = 0
       let header = true
+      const values = new Array<unknown>(columns.length)
       await forEachCsvRow(
         file,
         async (rows) => {
@@ -131,9 +143,20 @@ export async function stageCsvStreamed(
             const row = rows[k]!
             const lon = direct ? row[rowLayout.lonAt]!.trim() : ''
             if (lon !== '') {
-              const values = new Array<unknown>(columns.length)
-              for (let i = 0; i < columns.length; i++)
-                values[i] = coerce(typed(row[columns[i]!]!), fields[i]!.type)
+              // A column of numbers only is its cells' numbers, one of texts only its cells, as they are:
+              // what typing each cell and coercing it to the field's type gives, without the test.
+              for (let i = 0; i < columns.length; i++) {
+                const cell = row[columns[i]!]!
+                const kind = kinds[i]
+                values[i] =
+                  cell === ''
+                    ? null
+                    : kind === 1
+                      ? Number(cell)
+                      : kind === 2
+                        ? cell
+                        : coerce(typed(cell), fields[i]!.type)
+              }
               writer.addPointSync(Number(lon), Number(row[rowLayout.latAt]!.trim()), values)
               continue
             }

@@ -38,14 +38,16 @@ function wktToGeometry(geos: Geos, wkt: string): Geometry | string {
   }
 }
 
-const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
-const LEADING_ZERO = /^-?0\d/
+/** A plain number: digits without a leading zero (but a lone 0), a fraction, an exponent. */
+const NUMBER = /^-?(?:(?:0|[1-9]\d*)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 
 /** A cell's value: null when empty, a number when it is written as a plain one, else the text. */
 export function typed(value: string): unknown {
   if (value === '') return null
-  if (NUMBER.test(value) && !LEADING_ZERO.test(value)) return Number(value)
-  return value
+  // A plain number starts with a digit, a minus sign or a point: any other text is tested no further.
+  const c = value.charCodeAt(0)
+  if ((c < 0x30 || c > 0x39) && c !== 0x2d && c !== 0x2e) return value
+  return NUMBER.test(value) ? Number(value) : value
 }
 
 /**

@@ -98,7 +98,7 @@ export class CsvRowStream {
 }
 
 /** How many bytes of the file are read and decoded at a time. */
-export const CSV_CHUNK_BYTES = 1 << 20
+export const CSV_CHUNK_BYTES = 1 << 18
 
 /**
  * Every row of a CSV file, in order, read `chunkBytes` at a time (UTF-8, invalid bytes replaced): `onRows`

@@ -7,15 +7,24 @@ import { isGeometryColumn, type DatasetFeature } from '../workspace/features'
  * Returns the names given, old → new.
  */
 export function keepGeometryNamedProperties(features: DatasetFeature[]): Map<string, string> {
+  const names = new Set<string>()
+  for (const f of features) for (const name in f.properties) names.add(name)
+  const renamed = geometryNamedRenames(names)
+  if (renamed.size > 0) for (const f of features) renameProperties(f, renamed)
+  return renamed
+}
+
+/**
+ * The names `keepGeometryNamedProperties` gives when the features' property names are `names`, old → new
+ * (empty when none is named as the geometry column).
+ */
+export function geometryNamedRenames(names: Iterable<string>): Map<string, string> {
   const renamed = new Map<string, string>()
   const taken = new Set<string>()
-  for (const f of features) {
-    for (const name in f.properties) {
-      taken.add(name)
-      if (isGeometryColumn(name)) renamed.set(name, name)
-    }
+  for (const name of names) {
+    taken.add(name)
+    if (isGeometryColumn(name)) renamed.set(name, name)
   }
-  if (renamed.size === 0) return renamed
   for (const name of renamed.keys()) {
     let n = 2
     while (taken.has(`${name}_${n}`)) n++
@@ -23,21 +32,23 @@ export function keepGeometryNamedProperties(features: DatasetFeature[]): Map<str
     taken.add(to)
     renamed.set(name, to)
   }
-  for (const f of features) {
-    let hit = false
-    for (const name in f.properties) if (renamed.has(name)) hit = true
-    if (!hit) continue
-    // Rebuilt in the same order, so the renamed column stays where it was.
-    const properties: Record<string, unknown> = {}
-    for (const [name, value] of Object.entries(f.properties)) {
-      Object.defineProperty(properties, renamed.get(name) ?? name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      })
-    }
-    f.properties = properties
-  }
   return renamed
+}
+
+/** One feature's properties renamed (`geometryNamedRenames`), in the same order. */
+export function renameProperties(f: DatasetFeature, renamed: ReadonlyMap<string, string>): void {
+  let hit = false
+  for (const name in f.properties) if (renamed.has(name)) hit = true
+  if (!hit) return
+  // Rebuilt in the same order, so the renamed column stays where it was.
+  const properties: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(f.properties)) {
+    Object.defineProperty(properties, renamed.get(name) ?? name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  f.properties = properties
 }

@@ -11,6 +11,7 @@ import {
 import { ImportError } from './crs'
 import { detectFormat, readFeatures, type Format } from './readers'
 import { stageCsvStreamed } from './csv-import'
+import { stageJsonStreamed, type JsonFormat } from './json-import'
 import { validateFeatures } from './validate'
 import { keepGeometryNamedProperties } from './geometry-named'
 
@@ -58,14 +59,15 @@ async function checkImportFile(file: string): Promise<void> {
   if (stat.size > MAX_IMPORT_BYTES) throw new ImportError(`${file} is larger than ${MAX_IMPORT_BYTES} bytes`)
 }
 
-/** Whether a file is a CSV (not gzipped), which is imported as it streams rather than read whole. */
-async function isPlainCsv(file: string): Promise<boolean> {
-  if (!/\.csv$/i.test(file)) return false
+/** The format of a file imported as it streams rather than read whole (a CSV, GeoJSON or NDJSON, not gzipped). */
+async function streamedFormat(file: string): Promise<'csv' | JsonFormat | undefined> {
+  if (!/\.(csv|geojson|json|ndjson|geojsonl|geojsons|jsonl)$/i.test(file)) return undefined
   const handle = await fs.open(file, 'r')
   try {
     const head = new Uint8Array(16)
     const { bytesRead } = await handle.read(head, 0, 16, 0)
-    return detectFormat(file, head.subarray(0, bytesRead)) === 'csv'
+    const format = detectFormat(file, head.subarray(0, bytesRead))
+    return format === 'csv' || format === 'geojson' || format === 'ndjson' ? format : undefined
   } finally {
     await handle.close()
   }
@@ -73,8 +75,9 @@ async function isPlainCsv(file: string): Promise<boolean> {
 
 /**
  * Read, check and stage a file as dataset `name` in `dir` (by default a fresh staging folder), not yet
- * visible (`Workspace.commit` makes it so). A plain CSV streams (`csv-import.ts`): read twice, never held;
- * every other format is read whole (`readImportFile`) and staged from its feature list.
+ * visible (`Workspace.commit` makes it so). A plain CSV, GeoJSON or NDJSON file streams (`csv-import.ts`,
+ * `json-import.ts`): read twice, never held; every other format is read whole (`readImportFile`) and staged
+ * from its feature list.
  */
 export async function stageImport(
   workspace: Workspace,
@@ -87,9 +90,12 @@ export async function stageImport(
   checkDatasetName(name)
   await checkImportFile(file)
   const source = (format: string) => `${options.displayName ?? file} (${format})`
-  if (await isPlainCsv(file)) {
-    const csv = { source: source('csv'), skipInvalid: options.skipInvalid }
-    return stageCsvStreamed(workspace, file, name, csv, dir, () => onPhase('storing'))
+  const streamed = await streamedFormat(file)
+  if (streamed) {
+    const how = { source: source(streamed), skipInvalid: options.skipInvalid }
+    const onChecked = () => onPhase('storing')
+    if (streamed === 'csv') return stageCsvStreamed(workspace, file, name, how, dir, onChecked)
+    return stageJsonStreamed(workspace, file, streamed, name, how, dir, onChecked)
   }
   const { format, features, skippedInvalid } = await readImportFile(file, options)
   onPhase('storing')

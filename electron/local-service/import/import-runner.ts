@@ -12,9 +12,10 @@ export interface ImportLimits {
 }
 
 /**
- * Defaults: a CSV streams (1,000,000 point rows in about 15 s and 350 MiB for the whole CLI process here;
- * 200,000 fit in a 96 MiB heap); other formats are read whole and need about 1 GiB of heap per 1,000,000
- * features (README, "Import limits"). The largest file accepted is 1 GiB. Hosts may lower or raise them.
+ * Defaults: a CSV, GeoJSON or NDJSON file streams (1,000,000 points in about 320 MiB for the whole CLI
+ * process here; 200,000 CSV rows fit in a 96 MiB heap, 150,000 GeoJSON features in 64 MiB); other formats
+ * are read whole and need about 1 GiB of heap per 1,000,000 features (README, "Import limits"). The largest
+ * file accepted is 1 GiB. Hosts may lower or raise them.
  */
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = { timeoutMs: 10 * 60_000, maxHeapMb: 4096 }
 

@@ -1,6 +1,4 @@
 import type { Feature, Geometry, Position } from 'geojson'
-import { DOMParser } from '@xmldom/xmldom'
-import { kml } from '@tmcw/togeojson'
 import { ImportError } from './crs'
 import type { Candidate } from './validate'
 
@@ -191,7 +189,9 @@ function protoValue(placemark: El, schemaTypes: Map<string, string>): { value: u
   return found
 }
 
-export function readKml(text: string): Candidate[] {
+/** Read a KML text; its XML parser and togeojson are loaded on the first KML read, not with the importer. */
+export async function readKml(text: string): Promise<Candidate[]> {
+  const [{ DOMParser }, { kml }] = await Promise.all([import('@xmldom/xmldom'), import('@tmcw/togeojson')])
   const errors: string[] = []
   let doc: Document | undefined
   let fc: { features: Array<Feature<Geometry | null>> } | undefined

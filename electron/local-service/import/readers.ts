@@ -1,5 +1,4 @@
 import { Unzip, UnzipInflate, unzipSync } from 'fflate'
-import * as shapefile from 'shapefile'
 import { GEOMETRY_TYPES } from '../../contract/gis/geojson'
 import { FlatGeobufError, readFlatGeobuf } from '../workspace/fgb'
 import { readGeoPackage } from '../workspace/gpkg'
@@ -8,6 +7,7 @@ import { epsgFromName, ImportError, reprojectorFor, type Reprojector } from './c
 import { dbfEncoding } from './dbf-encoding'
 import { readKml } from './kml'
 import { csvCandidate, csvLayout } from './csv-rows'
+import { kindOf } from './geojson-scan'
 import type { Candidate } from './validate'
 
 /** Limits that keep a hostile archive from exhausting memory. */
@@ -44,11 +44,10 @@ function text(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes)
 }
 
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v)
-const GEOMETRY_TYPE_NAMES = GEOMETRY_TYPES as readonly string[]
+export const GEOMETRY_TYPE_NAMES = GEOMETRY_TYPES as readonly string[]
 
 /** A Feature (or, where RFC 7946 allows a bare geometry, a geometry) as a candidate; checks come later. */
-function featureCandidate(value: unknown, where: string, bareGeometry: boolean): Candidate {
+export function featureCandidate(value: unknown, where: string, bareGeometry: boolean): Candidate {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { where, problem: `not a GeoJSON Feature but ${kindOf(value)}` }
   }
@@ -68,7 +67,7 @@ function featureCandidate(value: unknown, where: string, bareGeometry: boolean):
   }
 }
 
-function geojsonCrs(value: unknown): Reprojector {
+export function geojsonCrs(value: unknown): Reprojector {
   const name = (value as { crs?: { properties?: { name?: unknown } } })?.crs?.properties?.name
   if (typeof name !== 'string') return undefined
   return reprojectorFor({ epsg: epsgFromName(name), label: name })
@@ -96,8 +95,13 @@ function readGeoJson(bytes: Uint8Array): { candidates: Candidate[]; reproject: R
   if (v.type === 'Feature' || GEOMETRY_TYPE_NAMES.includes(v.type as string)) {
     return { candidates: [featureCandidate(value, 'feature 0', true)], reproject: geojsonCrs(value) }
   }
-  throw new ImportError(
-    `the document's type ${JSON.stringify(v.type)?.slice(0, 40) ?? '(missing)'} is not a GeoJSON type (types are case-sensitive: FeatureCollection, Feature, ${GEOMETRY_TYPE_NAMES.join(', ')})`,
+  throw notGeoJsonType(v.type)
+}
+
+/** The refusal of a document whose `type` is none of GeoJSON's. */
+export function notGeoJsonType(type: unknown): ImportError {
+  return new ImportError(
+    `the document's type ${JSON.stringify(type)?.slice(0, 40) ?? '(missing)'} is not a GeoJSON type (types are case-sensitive: FeatureCollection, Feature, ${GEOMETRY_TYPE_NAMES.join(', ')})`,
   )
 }
 
@@ -293,6 +297,8 @@ async function readShapefileZip(
   const dbf = dbfName ? protoFieldRenamed(entries[dbfName]!) : undefined
   let fc
   try {
+    // Loaded on the first Shapefile read, not with the importer.
+    const shapefile = await import('shapefile')
     fc = await shapefile.read(entries[shp[0]!]!, dbf, { encoding })
   } catch (error) {
     throw new ImportError(`the Shapefile is corrupt or truncated (${(error as Error).message.slice(0, 120)})`)
@@ -353,7 +359,7 @@ export async function readFeatures(
     case 'csv':
       return { format, candidates: await readCsv(bytes), reproject: undefined }
     case 'kml':
-      return { format, candidates: readKml(text(bytes)), reproject: undefined }
+      return { format, candidates: await readKml(text(bytes)), reproject: undefined }
     case 'shapefile-zip':
       return { format, ...(await readShapefileZip(bytes)) }
     case 'fgb': {

@@ -128,6 +128,11 @@ export class ValidationTally {
   private readonly invalid: InvalidFeature[] = []
   private readonly fields = new Set<string>()
 
+  /** The property names of the valid features added, in first-seen order. */
+  get names(): ReadonlySet<string> {
+    return this.fields
+  }
+
   /** Count a checked candidate; true when it is valid (to be kept). */
   add(where: string, result: DatasetFeature | string): result is DatasetFeature {
     this.total++
