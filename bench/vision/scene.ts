@@ -210,10 +210,44 @@ export interface SceneOptions {
   plates: number
   /** One plate across the right/left edge (panoramas). */
   seamPlate: boolean
-  /** Plate widths in pixels (default: drawn uniformly from 20–200). */
+  /** Plate widths in pixels (default: drawn uniformly from `widthRange`). */
   widths?: number[]
-  /** JPEG quality (default: drawn from 40–92). */
+  /** Range plate widths are drawn from, in pixels (default 20–200). */
+  widthRange?: readonly [number, number]
+  /** JPEG quality (default: drawn from `qualityRange`, itself 40–92 by default). */
   quality?: number
+  qualityRange?: readonly [number, number]
+  /** How plates are seen (default: the base set's mild perspective). */
+  view?: PlateView
+  /** Camera blur: Gaussian sigmas drawn from (default 0, 0, 0.6, 0.9, 1.2). */
+  sigmas?: readonly number[]
+  /** Chance of horizontal motion blur over the whole frame, and its largest length in pixels (default none). */
+  motionBlur?: { chance: number; maxLength: number }
+}
+
+/**
+ * The plate's pose: keystone from turning about its vertical axis (`yaw`: one side's height grows by this
+ * share while the other's shrinks), foreshortening of its width (`shrink`, seen at an angle) and roll (degrees).
+ */
+export interface PlateView {
+  yaw: number
+  shrink: readonly [number, number]
+  roll: number
+}
+
+const BASE_VIEW: PlateView = { yaw: 0.22, shrink: [0.8, 1], roll: 6 }
+const BASE_SIGMAS = [0, 0, 0.6, 0.9, 1.2] as const
+
+/**
+ * A horizontal line kernel `length` pixels long (sub-pixel ends weighted), for motion blur: three rows,
+ * the outer two zero (libvips wants kernels at least 3×3).
+ */
+function motionKernel(length: number): { width: number; height: number; kernel: number[] } {
+  const n = Math.max(3, Math.ceil(length) | 1)
+  const row = new Array<number>(n).fill(1)
+  row[0] = row[n - 1] = Math.max(0, Math.min(1, (length - (n - 2)) / 2))
+  const zeros = new Array<number>(n).fill(0)
+  return { width: n, height: 3, kernel: [...zeros, ...row, ...zeros] }
 }
 
 function defs(scale: number): string {
@@ -246,7 +280,8 @@ export async function makeScene(
   const plateXs: number[] = []
   for (let i = 0; i < options.plates; i++) {
     const spec = randomPlate(rng)
-    const width = options.widths?.[i] ?? rng.range(20, 200)
+    const [minW, maxW] = options.widthRange ?? [20, 200]
+    const width = options.widths?.[i] ?? rng.range(minW, maxW)
     const depth = (width - 20) / 180
     let cx = rng.range(0.05, 0.95) * W
     if (options.seamPlate && i === 0) cx = W - width * 0.4
@@ -304,9 +339,10 @@ export async function makeScene(
   for (const p of out.plates) {
     const { w: pw, h: ph } = plateSize(p.spec.layout)
     const raster = await rasterPlate(p.spec, Math.max(1, (p.width / pw) * 3))
-    const yaw = rng.range(-0.22, 0.22)
-    const shrink = rng.range(0.8, 1)
-    const angle = (rng.range(-6, 6) * Math.PI) / 180
+    const view = options.view ?? BASE_VIEW
+    const yaw = rng.range(-view.yaw, view.yaw)
+    const shrink = rng.range(view.shrink[0], view.shrink[1])
+    const angle = (rng.range(-view.roll, view.roll) * Math.PI) / 180
     const w = p.width * shrink
     const h = (p.width * ph) / pw
     const local: Point[] = [
@@ -331,19 +367,26 @@ export async function makeScene(
     })
   }
   // camera: optics blur, sensor noise, JPEG
-  const sigma = rng.pick([0, 0, 0.6, 0.9, 1.2])
+  const sigma = rng.pick(options.sigmas ?? BASE_SIGMAS)
   const grain = rng.range(0, 6)
+  // drawn only when asked for, so the base set's draws (and images) stay as they were
+  const motion =
+    options.motionBlur && rng.chance(options.motionBlur.chance)
+      ? rng.range(1.5, options.motionBlur.maxLength)
+      : 0
   if (grain > 0.5)
     for (let i = 0; i < scene.data.length; i++)
       scene.data[i] = Math.max(0, Math.min(255, scene.data[i]! + Math.round(gauss() * grain)))
   let img = sharp(scene.data, { raw: { width: W, height: H, channels: 3 } })
   if (sigma > 0) img = img.blur(sigma)
+  if (motion > 0) img = img.convolve(motionKernel(motion))
   if (options.panorama) {
     img = img.withXmp(
       `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular" GPano:UsePanoramaViewer="True" GPano:FullPanoWidthPixels="${W}" GPano:FullPanoHeightPixels="${H}" GPano:CroppedAreaImageWidthPixels="${W}" GPano:CroppedAreaImageHeightPixels="${H}" GPano:CroppedAreaLeftPixels="0" GPano:CroppedAreaTopPixels="0"/></rdf:RDF></x:xmpmeta>`,
     )
   }
-  const quality = rng.int(40, 92)
+  const [minQ, maxQ] = options.qualityRange ?? [40, 92]
+  const quality = rng.int(minQ, maxQ)
   const jpeg = await img.jpeg({ quality: options.quality ?? quality }).toBuffer()
   return {
     jpeg,

@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../../base/atomic-write'
 import { blurImageFile, type BlurredBox, type BlurOptions } from './engine/blur-image'
-import { PlateOcr } from './engine/ocr'
+import { defaultThreads, PlateOcr } from './engine/ocr'
 import { VisionInputError, type AcceptedFormat, type VisionInputProblem } from './input-checks'
 
 /**
@@ -42,7 +42,7 @@ export type VisionJobResult =
     }
 
 export interface VisionJobContext {
-  /** Threads ONNX Runtime uses inside one inference. */
+  /** Threads ONNX Runtime uses inside one inference (default: one per core). */
   threads?: number
   signal?: AbortSignal
   /** Told when the work enters a phase: 'loading models', 'blurring'. */
@@ -59,7 +59,7 @@ export function modelBytesLoaded(): number {
 }
 
 /** The models, loaded once per worker (or process) and kept for the next job. */
-export function loadModels(threads = 2): Promise<PlateOcr> {
+export function loadModels(threads = defaultThreads()): Promise<PlateOcr> {
   if (!models || modelThreads !== threads) {
     modelThreads = threads
     models = PlateOcr.load({ threads })

@@ -3,22 +3,51 @@ import sharp, { type Metadata } from 'sharp'
 import { checkDimensions, corruptImage, sniffUpload, type AcceptedFormat } from '../input-checks'
 import { VISION_LIMITS, type VisionLimits } from '../limits'
 import {
+  area,
   clipRect,
   grow,
+  intersection,
+  mergeOverlapping,
   orientedSize,
   rectShownToStored,
   wrapAcrossSeam,
   type Orientation,
   type Rect,
 } from './geometry'
+import { imageView, viewToTensor } from './image-view'
 import { jpegMetadata, pngMetadata, withJpegMetadata, withPngMetadata } from './metadata'
 import type { PlateOcr } from './ocr'
-import { FINDER_DEFAULTS, findPlates, type FinderOptions, type PlateFinding } from './plate-finder'
+import {
+  FINDER_DEFAULTS,
+  findPlates,
+  platesFromLines,
+  readWith,
+  type FinderOptions,
+  type PlateFinding,
+  type TextLine,
+} from './plate-finder'
 import { blurRegion, orientedRgb, type Raster } from './raster'
+import { SMALL_TEXT_DEFAULTS, smallPlates, type SmallTextOptions } from './small-plates'
+import {
+  findTextLinesTwoScale,
+  TWO_SCALE_DEFAULTS,
+  type TwoScaleOptions,
+  type TwoScaleStats,
+} from './text-finder'
 
 sharp.cache(false)
 
 export interface BlurOptions extends Partial<Omit<FinderOptions, 'panorama' | 'signal' | 'detectScale'>> {
+  /**
+   * How plates are looked for. 'two-scale' (default): the detector over the reduced image, then closely
+   * (enlarged) where small text may be, reading only what it found, at full resolution. 'current': the
+   * engine of ADR 009, the detector over the whole image at up to 16 megapixels; kept for comparison.
+   */
+  pipeline?: Pipeline
+  /** Settings of the two-scale pipeline. */
+  twoScale?: Partial<Omit<TwoScaleOptions, 'panorama' | 'signal'>>
+  /** When plate-like text too small to read is blurred (two-scale pipeline). */
+  smallText?: Partial<SmallTextOptions>
   /**
    * Scale the detector sees the image at: 'auto' (default) is full resolution up to DETECT_BUDGET_MP
    * megapixels and less beyond, so an 8000×4000 panorama stays within its time budget.
@@ -34,13 +63,19 @@ export interface BlurOptions extends Partial<Omit<FinderOptions, 'panorama' | 's
   jpegQuality?: number
 }
 
+export type Pipeline = 'current' | 'two-scale'
+
+export const PIPELINES: readonly Pipeline[] = ['current', 'two-scale']
+
 /** A blurred region, in the stored pixel grid of the output (what a viewer shows after EXIF orientation). */
 export interface BlurredBox extends Rect {
-  /** The plate as read, e.g. `MH12AB1234`. */
+  /** The plate as read, e.g. `MH12AB1234`; empty for text too small to read. */
   plate: string
   text: string
-  /** Edit cost from the reading to the plate grammar (0 = exact). */
-  cost: number
+  /** Edit cost from the reading to the plate grammar (0 = exact); absent for text too small to read. */
+  cost?: number
+  /** Why it was blurred: its reading is a plate's, or it is plate-like text too small to read. */
+  why: PlateFinding['why']
 }
 
 export interface BlurOutcome {
@@ -54,6 +89,8 @@ export interface BlurOutcome {
   textLines: Array<Rect & { text: string }>
   bytes: Uint8Array
   timings: { decodeMs: number; detectMs: number; blurMs: number; encodeMs: number }
+  /** What the two-scale pipeline looked at (absent for the current one). */
+  search?: TwoScaleStats
 }
 
 export const DEFAULT_MARGIN = 0.3
@@ -142,26 +179,17 @@ export async function blurImageFile(
   } catch (error) {
     throw corruptImage(info.format, error)
   }
-  const view = orientedRgb(stored, info.orientation)
   const shown = orientedSize(stored.width, stored.height, info.orientation)
   const panorama =
     options.panorama === undefined || options.panorama === 'auto'
       ? isPanorama(shown.width, shown.height, info.xmp)
       : options.panorama
   const t1 = performance.now()
-  const detectScale =
-    options.detectScale === undefined || options.detectScale === 'auto'
-      ? autoDetectScale(shown.width, shown.height)
-      : options.detectScale
-  const finder: FinderOptions = {
-    ...FINDER_DEFAULTS,
-    ...stripUndefined(options),
-    detectScale,
-    panorama,
-    signal: options.signal,
-  }
-  const scaled = await resizeRgb(view, finder.detectScale)
-  const { plates, lines } = await findPlates(ocr, view, finder, scaled)
+  const found =
+    options.pipeline === 'current'
+      ? await findCurrent(ocr, stored, info.orientation, panorama, options)
+      : await findTwoScale(ocr, stored, info.orientation, panorama, options)
+  const { plates, lines } = found
   const t2 = performance.now()
   const boxes = blurFindings(
     stored,
@@ -183,7 +211,76 @@ export async function blurImageFile(
     textLines: lines.map((l) => ({ ...l.rect, text: l.reading.text })),
     bytes,
     timings: { decodeMs: t1 - t0, detectMs: t2 - t1, blurMs: t3 - t2, encodeMs: t4 - t3 },
+    ...('search' in found ? { search: found.search } : {}),
   }
+}
+
+interface Found {
+  plates: PlateFinding[]
+  lines: TextLine[]
+  search?: TwoScaleStats
+}
+
+/** ADR 009's engine: an upright RGB copy, the detector over it (scaled to 16 megapixels at most). */
+async function findCurrent(
+  ocr: PlateOcr,
+  stored: Raster,
+  orientation: Orientation,
+  panorama: boolean,
+  options: BlurOptions,
+): Promise<Found> {
+  const view = orientedRgb(stored, orientation)
+  const detectScale =
+    options.detectScale === undefined || options.detectScale === 'auto'
+      ? autoDetectScale(view.width, view.height)
+      : options.detectScale
+  const finder: FinderOptions = {
+    ...FINDER_DEFAULTS,
+    ...stripUndefined(options),
+    detectScale,
+    panorama,
+    signal: options.signal,
+  }
+  const scaled = await resizeRgb(view, finder.detectScale)
+  return findPlates(ocr, view, finder, scaled)
+}
+
+/** Runs of up to 16 crops whose widths are within 30 % of each other (little padding). */
+const TWO_SCALE_READ = { batchSize: 16, widthSpread: 1.3 }
+
+/** The two-scale pipeline, on the stored pixels as they are (no upright or converted copy). */
+async function findTwoScale(
+  ocr: PlateOcr,
+  stored: Raster,
+  orientation: Orientation,
+  panorama: boolean,
+  options: BlurOptions,
+): Promise<Found> {
+  const view = imageView(stored, orientation, panorama)
+  const {
+    lines: found,
+    small: candidates,
+    stats,
+  } = await findTextLinesTwoScale(ocr, view, {
+    ...TWO_SCALE_DEFAULTS,
+    ...stripUndefined(options.twoScale ?? {}),
+    panorama,
+    signal: options.signal,
+  })
+  const sample = (...args: Parameters<typeof viewToTensor> extends [unknown, ...infer R] ? R : never) =>
+    viewToTensor(view, ...args)
+  const read = (rects: readonly Rect[]) =>
+    readWith(ocr, sample, rects, { ...TWO_SCALE_READ, signal: options.signal })
+  const { plates, lines } = await platesFromLines(found, read)
+  const small = await smallPlates(candidates, lines, read, { ...SMALL_TEXT_DEFAULTS, ...options.smallText })
+  // small text on a plate read whole (its IND strip, a character apart) is part of it: blurred with it
+  const margin = options.margin ?? DEFAULT_MARGIN
+  const readWhole = plates.map((p) => grow(p.rect, margin))
+  const apart = small.filter(
+    (s) => !readWhole.some((r) => area(intersection(r, s.rect)) >= 0.25 * area(s.rect)),
+  )
+  const all = mergeOverlapping([...plates, ...apart], 0.3, (a, b) => (a.why === 'grammar' ? a : b))
+  return { plates: all, lines, search: stats }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
@@ -201,7 +298,7 @@ export function blurFindings(
 ): BlurredBox[] {
   const boxes: BlurredBox[] = []
   for (const p of plates) {
-    const grown = grow(p.rect, margin)
+    const grown = p.why === 'small-text' ? p.rect : grow(p.rect, margin)
     const parts = panorama ? wrapAcrossSeam(grown, shown.width) : [grown]
     for (const part of parts) {
       const visible = clipRect(part, shown.width, shown.height)
@@ -212,7 +309,13 @@ export function blurFindings(
         stored.height,
       )
       blurRegion(stored, inStored)
-      boxes.push({ ...visible, plate: p.plate.plate, text: p.text, cost: p.plate.cost })
+      boxes.push({
+        ...visible,
+        plate: p.plate?.plate ?? '',
+        text: p.text,
+        ...(p.plate ? { cost: p.plate.cost } : {}),
+        why: p.why,
+      })
     }
   }
   return boxes

@@ -22,6 +22,8 @@ export interface TextRegion {
   rect: Rect
   /** Mean text probability over the region's pixels. */
   score: number
+  /** The region's pixels' own box (before the unclip growth). */
+  core: Rect
 }
 
 /** Text regions of a probability map of `width`×`height`, in map pixels, over the part [0, validW)×[0, validH). */
@@ -42,32 +44,31 @@ export function textRegions(
     }
     return a
   }
-  // first pass: provisional labels, 8-connected
+  // first pass: provisional labels, 8-connected (neighbours left, up-left, up, up-right, in that order)
+  const join = (label: number, n: number): number => {
+    if (n < 0) return label
+    if (label < 0) return find(n)
+    const a = find(label)
+    const b = find(n)
+    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b)
+    return Math.min(a, b)
+  }
   for (let y = 0; y < validH; y++) {
+    const row = y * validW
     for (let x = 0; x < validW; x++) {
       if ((prob[y * width + x] as number) <= options.threshold) continue
       let label = -1
-      const neighbours = [
-        x > 0 ? labels[y * validW + x - 1] : -1,
-        y > 0 && x > 0 ? labels[(y - 1) * validW + x - 1] : -1,
-        y > 0 ? labels[(y - 1) * validW + x] : -1,
-        y > 0 && x + 1 < validW ? labels[(y - 1) * validW + x + 1] : -1,
-      ] as number[]
-      for (const n of neighbours) {
-        if (n < 0) continue
-        if (label < 0) label = find(n)
-        else {
-          const a = find(label)
-          const b = find(n)
-          if (a !== b) parent[Math.max(a, b)] = Math.min(a, b)
-          label = Math.min(a, b)
-        }
+      if (x > 0) label = join(label, labels[row + x - 1] as number)
+      if (y > 0) {
+        if (x > 0) label = join(label, labels[row - validW + x - 1] as number)
+        label = join(label, labels[row - validW + x] as number)
+        if (x + 1 < validW) label = join(label, labels[row - validW + x + 1] as number)
       }
       if (label < 0) {
         label = parent.length
         parent.push(label)
       }
-      labels[y * validW + x] = label
+      labels[row + x] = label
     }
   }
   const stats = new Map<number, { x0: number; y0: number; x1: number; y1: number; sum: number; n: number }>()
@@ -97,7 +98,11 @@ export function textRegions(
     const score = s.sum / s.n
     if (score < options.boxThreshold) continue
     const d = (w * h * options.unclipRatio) / (2 * (w + h))
-    out.push({ rect: { x: s.x0 - d, y: s.y0 - d, w: w + 2 * d, h: h + 2 * d }, score })
+    out.push({
+      rect: { x: s.x0 - d, y: s.y0 - d, w: w + 2 * d, h: h + 2 * d },
+      score,
+      core: { x: s.x0, y: s.y0, w, h },
+    })
   }
   return out
 }

@@ -72,6 +72,31 @@ export function shownToStored(
   }
 }
 
+/**
+ * Stored pixel number (row-major, sy·W + sx) of the shown pixel (x, y), both integers inside the shown image:
+ * the pixel-centre form of shownToStored, for loops over pixels. W and H are the stored size.
+ */
+export function storedPixel(x: number, y: number, W: number, H: number, orientation: Orientation): number {
+  switch (orientation) {
+    case 1:
+      return y * W + x
+    case 2:
+      return y * W + (W - 1 - x)
+    case 3:
+      return (H - 1 - y) * W + (W - 1 - x)
+    case 4:
+      return (H - 1 - y) * W + x
+    case 5:
+      return x * W + y
+    case 6:
+      return (H - 1 - x) * W + y
+    case 7:
+      return (H - 1 - x) * W + (W - 1 - y)
+    default:
+      return x * W + (W - 1 - y)
+  }
+}
+
 /** A rectangle of the shown image as the rectangle it covers in the stored pixel grid. */
 export function rectShownToStored(r: Rect, width: number, height: number, orientation: Orientation): Rect {
   const [x0, y0] = shownToStored(r.x, r.y, width, height, orientation)

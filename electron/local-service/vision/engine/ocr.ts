@@ -1,10 +1,14 @@
 import { readFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import * as ort from 'onnxruntime-node'
 import { locateModels, type ModelFiles } from './models'
 import { ctcDecode, plateAlphabet, REC_HEIGHT, type Alphabet, type Recognition } from './recognizer'
 
 export interface OcrOptions {
-  /** Threads ONNX Runtime uses inside one inference (default 2: the work is one inference at a time). */
+  /**
+   * Threads ONNX Runtime uses inside one inference (default: the machine's cores, since an image's work is
+   * one inference at a time).
+   */
   threads?: number
   models?: ModelFiles
 }
@@ -22,10 +26,12 @@ export class PlateOcr {
   static async load(options: OcrOptions = {}): Promise<PlateOcr> {
     const files = options.models ?? locateModels()
     const session: ort.InferenceSession.SessionOptions = {
-      intraOpNumThreads: options.threads ?? 2,
+      intraOpNumThreads: options.threads ?? defaultThreads(),
       interOpNumThreads: 1,
       executionMode: 'sequential',
       graphOptimizationLevel: 'all',
+      // threads that wait sleep rather than spin: the machine is shared (the app, other workers)
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
     }
     // read through Node's fs (which also reads inside an asar archive), hand the bytes to the runtime
     const [det, rec, dict] = await Promise.all([
@@ -42,7 +48,19 @@ export class PlateOcr {
 
   /** Text probability map of a `height`×`width` BGR tensor (both multiples of 32). */
   async detect(tensor: Float32Array, width: number, height: number): Promise<Float32Array> {
-    const out = await this.detector.run({ x: new ort.Tensor('float32', tensor, [1, 3, height, width]) })
+    return this.detectBatch(tensor, 1, width, height)
+  }
+
+  /** Probability maps of `count` tensors of the same size in one run, one `height`×`width` map after another. */
+  async detectBatch(
+    tensor: Float32Array,
+    count: number,
+    width: number,
+    height: number,
+  ): Promise<Float32Array> {
+    const out = await this.detector.run({
+      x: new ort.Tensor('float32', tensor, [count, 3, height, width]),
+    })
     const map = out[this.detector.outputNames[0] as string] as ort.Tensor
     return map.data as Float32Array
   }
@@ -64,4 +82,9 @@ export class PlateOcr {
   async release(): Promise<void> {
     await Promise.all([this.detector.release(), this.recognizer.release()])
   }
+}
+
+/** One thread per core, as Node sees them (at least 1). */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism())
 }

@@ -33,12 +33,18 @@ export interface TextLine {
   reading: Recognition
 }
 
-/** A plate: the text lines' box in the shown image (x may pass the right edge of a panorama), and its reading. */
+/**
+ * A plate in the shown image (x may pass the right edge of a panorama), what was read there, and why it is
+ * taken for a plate: its reading is near the plate grammar (`plate` is that plate; `rect` is the text lines'
+ * box, grown by the margin when blurred), or it is text too small to read that looks like a plate's
+ * (small-plates.ts; no `plate`; `rect` is already the plate's board, blurred as it is).
+ */
 export interface PlateFinding {
   rect: Rect
   text: string
-  plate: PlateReading
+  plate?: PlateReading
   lines: 1 | 2
+  why: 'grammar' | 'small-text'
 }
 
 /** A reading pieced from a box's halves is less sure than one of two lines the detector found apart. */
@@ -110,30 +116,73 @@ export async function findTextLines(
   }))
 }
 
+/** Writes a region of an image, resized, into a tensor (see raster.cropToTensor for the layout). */
+export type Sampler = (
+  crop: Rect,
+  outW: number,
+  outH: number,
+  dst: Float32Array,
+  dstW: number,
+  dstH: number,
+  mean: readonly [number, number, number],
+  std: readonly [number, number, number],
+) => void
+
+/** The sampler of an RGB raster in memory (x wrapping on a panorama). */
+export function rasterSampler(image: Raster, wrap: boolean): Sampler {
+  return (crop, outW, outH, dst, dstW, dstH, mean, std) =>
+    cropToTensor(image, crop, outW, outH, dst, dstW, dstH, mean, std, wrap)
+}
+
+/** Recogniser input width of a box: 48 px high, as wide as its aspect says (16–1024). */
+function recognizerWidth(r: Rect): number {
+  return Math.min(1024, Math.max(16, Math.round((REC_HEIGHT * r.w) / Math.max(1, r.h))))
+}
+
+export interface ReadOptions {
+  /** Crops per recogniser run, at most. */
+  batchSize: number
+  /**
+   * Start a new run when a crop is wider than this share over the run's narrowest (crops are padded to the
+   * widest of their run; Infinity: fixed runs of `batchSize`).
+   */
+  widthSpread: number
+  signal?: AbortSignal
+}
+
+/** The reading of the original engine: runs of 8 crops, sorted by width. */
+export const FIXED_READ: ReadOptions = { batchSize: 8, widthSpread: Infinity }
+
 /** Read text boxes with the recogniser, in batches of similar width. */
-export async function readLines(
+export async function readWith(
   ocr: PlateOcr,
-  image: Raster,
+  sample: Sampler,
   rects: readonly Rect[],
-  panorama: boolean,
-  signal?: AbortSignal,
+  options: ReadOptions = FIXED_READ,
 ): Promise<Recognition[]> {
-  const widths = rects.map((r) =>
-    Math.min(1024, Math.max(16, Math.round((REC_HEIGHT * r.w) / Math.max(1, r.h)))),
-  )
+  const widths = rects.map(recognizerWidth)
   const order = rects.map((_, i) => i).sort((a, b) => (widths[a] as number) - (widths[b] as number))
   const results: Recognition[] = new Array(rects.length)
-  const batchSize = 8
-  for (let start = 0; start < order.length; start += batchSize) {
-    aborted(signal)
-    const group = order.slice(start, start + batchSize)
+  const groups: number[][] = []
+  for (const index of order) {
+    const group = groups[groups.length - 1]
+    const narrowest = group ? (widths[group[0] as number] as number) : 0
+    if (
+      group &&
+      group.length < options.batchSize &&
+      (widths[index] as number) <= narrowest * options.widthSpread
+    )
+      group.push(index)
+    else groups.push([index])
+  }
+  for (const group of groups) {
+    aborted(options.signal)
     const width = Math.ceil(Math.max(...group.map((i) => widths[i] as number)) / 8) * 8
     const plane = REC_HEIGHT * width
     const batch = new Float32Array(group.length * 3 * plane)
     group.forEach((index, k) => {
       const view = batch.subarray(k * 3 * plane, (k + 1) * 3 * plane)
-      cropToTensor(
-        image,
+      sample(
         rects[index] as Rect,
         widths[index] as number,
         REC_HEIGHT,
@@ -142,7 +191,6 @@ export async function readLines(
         REC_HEIGHT,
         [0.5, 0.5, 0.5],
         [0.5, 0.5, 0.5],
-        panorama,
       )
     })
     const read = await ocr.recognize(batch, group.length, width)
@@ -151,6 +199,17 @@ export async function readLines(
     })
   }
   return results
+}
+
+/** Read text boxes of an RGB raster with the recogniser, in runs of 8 of similar width. */
+export async function readLines(
+  ocr: PlateOcr,
+  image: Raster,
+  rects: readonly Rect[],
+  panorama: boolean,
+  signal?: AbortSignal,
+): Promise<Recognition[]> {
+  return readWith(ocr, rasterSampler(image, panorama), rects, { ...FIXED_READ, signal })
 }
 
 /**
@@ -164,7 +223,19 @@ export async function findPlates(
   options: FinderOptions,
   scaled: Raster = image,
 ): Promise<{ plates: PlateFinding[]; lines: TextLine[] }> {
-  const detected = (await findTextLines(ocr, image, options, scaled)).filter(
+  const found = await findTextLines(ocr, image, options, scaled)
+  return platesFromLines(found, (rects) => readLines(ocr, image, rects, options.panorama, options.signal))
+}
+
+/**
+ * The plates among detected text lines (shown-image pixels): `read` reads boxes with the recogniser.
+ * Lines too small or too elongated to be text are dropped first.
+ */
+export async function platesFromLines(
+  found: ReadonlyArray<{ rect: Rect; score: number }>,
+  read: (rects: readonly Rect[]) => Promise<Recognition[]>,
+): Promise<{ plates: PlateFinding[]; lines: TextLine[] }> {
+  const detected = found.filter(
     (d) => d.rect.h >= 4 && d.rect.w >= 6 && d.rect.w / d.rect.h >= 0.6 && d.rect.w / d.rect.h <= 20,
   )
   const halves: Rect[] = []
@@ -186,13 +257,7 @@ export async function findPlates(
       alternativeOf.push(i)
     }
   })
-  const readings = await readLines(
-    ocr,
-    image,
-    [...detected.map((d) => d.rect), ...halves, ...alternatives],
-    options.panorama,
-    options.signal,
-  )
+  const readings = await read([...detected.map((d) => d.rect), ...halves, ...alternatives])
   const lines: TextLine[] = detected.map((d, i) => ({ ...d, reading: readings[i] as Recognition }))
   const plates: PlateFinding[] = []
   const consider = (rect: Rect, text: string, count: 1 | 2, textHeight: number, penalty = 0): void => {
@@ -200,7 +265,13 @@ export async function findPlates(
     const plate = readPlate(text, allowedCost(textHeight) - penalty)
     // past one edit, only a reading as long as a full registration (8+ characters) is taken for one
     if (!plate || (plate.cost > 1 && plate.plate.length < 8)) return
-    plates.push({ rect, text, plate: { ...plate, cost: plate.cost + penalty }, lines: count })
+    plates.push({
+      rect,
+      text,
+      plate: { ...plate, cost: plate.cost + penalty },
+      lines: count,
+      why: 'grammar',
+    })
   }
   for (const line of lines) consider(line.rect, line.reading.text, 1, line.rect.h / 1.6)
   alternativeOf.forEach((i, k) => {
@@ -231,7 +302,7 @@ export async function findPlates(
     }
   }
   const merged = mergeOverlapping(plates, 0.3, (a, b) => ({
-    ...(a.plate.cost <= b.plate.cost ? a : b),
+    ...((a.plate?.cost ?? Infinity) <= (b.plate?.cost ?? Infinity) ? a : b),
     rect: union(a.rect, b.rect),
   }))
   return { plates: merged, lines }

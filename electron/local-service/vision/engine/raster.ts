@@ -9,7 +9,7 @@ export interface Raster {
   channels: number
 }
 
-import type { Orientation, Rect } from './geometry'
+import { storedPixel, type Orientation, type Rect } from './geometry'
 
 /** The shown image (EXIF orientation applied) as a 3-channel RGB raster; the stored one when it already is. */
 export function orientedRgb(stored: Raster, orientation: Orientation): Raster {
@@ -21,44 +21,7 @@ export function orientedRgb(stored: Raster, orientation: Orientation): Raster {
   const out = new Uint8Array(w * h * 3)
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      // pixel-centre mapping of geometry.shownToStored
-      let sx: number
-      let sy: number
-      switch (orientation) {
-        case 1:
-          sx = x
-          sy = y
-          break
-        case 2:
-          sx = W - 1 - x
-          sy = y
-          break
-        case 3:
-          sx = W - 1 - x
-          sy = H - 1 - y
-          break
-        case 4:
-          sx = x
-          sy = H - 1 - y
-          break
-        case 5:
-          sx = y
-          sy = x
-          break
-        case 6:
-          sx = y
-          sy = H - 1 - x
-          break
-        case 7:
-          sx = W - 1 - y
-          sy = H - 1 - x
-          break
-        default:
-          sx = W - 1 - y
-          sy = x
-          break
-      }
-      const i = (sy * W + sx) * c
+      const i = storedPixel(x, y, W, H, orientation) * c
       const o = (y * w + x) * 3
       if (c >= 3) {
         out[o] = data[i] as number
