@@ -18,7 +18,8 @@ export interface ServiceContext {
   workspace: Workspace
   /**
    * Set when the service's workspace is a PostGIS database (`--workspace postgresql://…`): the dataset list
-   * (§4.6) answers from it. Joins, saves and the local extensions still use the folder `workspace`.
+   * (§4.6) and joins with their saves (§4.5, pushed down: `postgis/join-run.ts`) answer from it. The local
+   * extensions (features for the map, import by path) still use the folder `workspace`.
    */
   database?: PostgisWorkspace
   pool: WorkerPool

@@ -22,6 +22,10 @@ export interface TestCluster {
   connect(database: string): Promise<pg.Client>
   /** `postgresql://user@127.0.0.1:port/database` plus the query given. */
   uri(database: string, query?: string, user?: string): string
+  /** Stop the server at once (`-m immediate`: as a crash or a cut network), keeping its data. */
+  halt(): void
+  /** Start the stopped server again on the same port. */
+  resume(): void
   stop(): Promise<void>
 }
 
@@ -90,19 +94,21 @@ export async function startTestCluster(): Promise<TestCluster> {
     '--locale=C.UTF-8',
   ])
   let port = 0
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-o',
+      `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories='${dir}' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c jit=off`,
+      'start',
+    ])
   for (let attempt = 0; ; attempt++) {
     port = await freePort()
     try {
-      run('pg_ctl', [
-        '-D',
-        data,
-        '-l',
-        path.join(dir, 'log'),
-        '-w',
-        '-o',
-        `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories='${dir}' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c jit=off`,
-        'start',
-      ])
+      start()
       break
     } catch (error) {
       if (attempt >= 2) {
@@ -124,6 +130,8 @@ export async function startTestCluster(): Promise<TestCluster> {
   const clients: pg.Client[] = []
   const connect = async (database: string) => {
     const client = new pg.Client({ host: '127.0.0.1', port, user, password, database })
+    // A test that stops the server (halt) must not end the run through these clients.
+    client.on('error', () => undefined)
     await client.connect()
     clients.push(client)
     return client
@@ -138,14 +146,53 @@ export async function startTestCluster(): Promise<TestCluster> {
     connect,
     uri: (database, query, who = user) =>
       `postgresql://${encodeURIComponent(who)}@127.0.0.1:${port}/${encodeURIComponent(database)}${query ? `?${query}` : ''}`,
+    halt() {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+    },
+    resume() {
+      start()
+    },
     async stop() {
       process.off('exit', stopOnExit)
       await Promise.all(clients.map((c) => c.end().catch(() => undefined)))
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop'])
+      } catch {
+        // already halted
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
     },
   }
+}
+
+/**
+ * Load features into a new table `"schema"."table"` (`columns`: each property's SQL type, in order; the
+ * geometry goes in `geom geometry(Geometry, 4326)`), with a GiST index, analysed. Values are parameters.
+ */
+export async function loadFeatures(
+  client: pg.Client,
+  schema: string,
+  table: string,
+  columns: Record<string, string>,
+  features: readonly { geometry: unknown; properties: Record<string, unknown> }[],
+): Promise<void> {
+  const q = (name: string) => `"${name.replaceAll('"', '""')}"`
+  const names = Object.keys(columns)
+  const target = `${q(schema)}.${q(table)}`
+  await client.query(
+    `CREATE TABLE ${target} (${names.map((n) => `${q(n)} ${columns[n]}`).join(', ')}${names.length ? ', ' : ''}geom geometry(Geometry, 4326))`,
+  )
+  for (const f of features) {
+    const values = names.map((n) => {
+      const v = f.properties[n]
+      return v !== null && typeof v === 'object' ? JSON.stringify(v) : (v ?? null)
+    })
+    await client.query(
+      `INSERT INTO ${target} VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')}${names.length ? ', ' : ''}ST_SetSRID(ST_GeomFromGeoJSON($${names.length + 1}), 4326))`,
+      [...values, f.geometry ? JSON.stringify(f.geometry) : null],
+    )
+  }
+  await client.query(`CREATE INDEX ON ${target} USING gist (geom)`)
+  await client.query(`ANALYZE ${target}`)
 }

@@ -4,6 +4,7 @@ import { validateJoinRequest, type JoinParams } from '../../contract/gis/join-pa
 import { GeoFailure } from '../../base/geo-failure'
 import { errorBody, HttpError, JsonResponseWriter, sendJsonText } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
+import { databaseJoin } from '../postgis/join-run'
 import { DatabaseWorkspaceError } from '../postgis/workspace'
 import { BEARER, type Reply, type Route } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
@@ -58,6 +59,15 @@ async function join(ctx: ServiceContext, request: Parameters<Route['handle']>[0]
   }
   const { params } = checked.value
   const body = checked.value.body as { features: Feature[] } | undefined
+  // A PostGIS workspace: the join is pushed down to the database (decision 030).
+  if (ctx.database)
+    return databaseJoin(ctx.database, {
+      params,
+      ...(body ? { body } : {}),
+      rowCap: ctx.limits.rowCap,
+      signal: request.signal,
+      res: request.res,
+    })
   const writer = new JsonResponseWriter(request.res)
   try {
     await ctx.pool.run(

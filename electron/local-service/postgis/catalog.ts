@@ -2,6 +2,9 @@ import type { BBox } from 'geojson'
 import { reprojectorFor } from '../import/crs'
 import type { FieldInfo, FieldType } from '../workspace/features'
 import { DatabaseWorkspaceError } from './errors'
+import { quoteIdent } from './sql'
+
+export { quoteIdent } from './sql'
 
 /** What runs a statement: a pg client or pool, or a wrapper around one (the benchmark counts queries). */
 export interface Queryable {
@@ -39,12 +42,6 @@ export interface WorkspaceCheck {
   /** The type oids of PostGIS' geometry and geography. */
   geometryOid: number
   geographyOid: number
-}
-
-/** `"name"` with inner quotes doubled: an identifier as SQL text, whatever it holds. */
-export function quoteIdent(name: string): string {
-  if (name.includes('\0')) throw new DatabaseWorkspaceError('other', 'an identifier cannot contain NUL')
-  return `"${name.replaceAll('"', '""')}"`
 }
 
 const CHECK_SQL = `

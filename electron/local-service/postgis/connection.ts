@@ -15,6 +15,8 @@ export interface ResolvedConnection extends ConnectionTarget {
   password?: string
   /** Where `~/.pgpass` is looked up when no password is given (PGPASSFILE, HOME). */
   env: NodeJS.ProcessEnv
+  /** Server settings for every session, as libpq's `PGOPTIONS` (`-c statement_timeout=5s`). */
+  options?: string
 }
 
 /** The sections of a libpq service file: `[name]` then `key=value` lines. */
@@ -74,6 +76,7 @@ export function resolveConnection(
       : {}),
     // As libpq, an empty PGPASSWORD is no password.
     ...(env.PGPASSWORD || service.password ? { password: env.PGPASSWORD || service.password } : {}),
+    ...((service.options ?? env.PGOPTIONS) ? { options: service.options ?? env.PGOPTIONS } : {}),
     env,
   }
 }
@@ -111,6 +114,8 @@ function tryNext(error: unknown): boolean {
  */
 export class DatabasePool {
   private pool: pg.Pool | undefined
+  /** The `ssl` setting the first connection settled on (cancel requests open their own connection with it). */
+  private ssl: false | ConnectionOptions = false
   private opening: Promise<pg.Pool> | undefined
 
   constructor(
@@ -151,6 +156,7 @@ export class DatabasePool {
       connectionTimeoutMillis: this.options.connectTimeoutMs ?? 10_000,
       idleTimeoutMillis: 30_000,
       application_name: this.options.applicationName ?? 'geo-analyst',
+      ...(t.options ? { options: t.options } : {}),
     }
   }
 
@@ -173,6 +179,7 @@ export class DatabasePool {
       try {
         const client = await pool.connect()
         client.release()
+        this.ssl = ssl
         return pool
       } catch (error) {
         last = error
@@ -206,6 +213,37 @@ export class DatabasePool {
       return await pool.query(text, values)
     } catch (error) {
       throw classifyDatabaseError(error, this.target)
+    }
+  }
+
+  /**
+   * A connection of its own (a transaction, a cursor): release it with `release(error)` when it failed or a
+   * cancel may still be on its way, so the pool closes it rather than handing it on.
+   */
+  async connect(): Promise<pg.PoolClient> {
+    const pool = await this.ready()
+    try {
+      return await pool.connect()
+    } catch (error) {
+      throw classifyDatabaseError(error, this.target)
+    }
+  }
+
+  /**
+   * Cancel what the backend `pid` runs (`pg_cancel_backend`), on a connection outside the pool so a full
+   * pool cannot hold the cancel back. False when it could not be sent (the caller then closes the client).
+   */
+  async cancelBackend(pid: number): Promise<boolean> {
+    const client = new pg.Client({ ...this.config(this.ssl), connectionTimeoutMillis: 5_000 })
+    client.on('error', () => undefined)
+    try {
+      await client.connect()
+      const { rows } = await client.query('SELECT pg_cancel_backend($1) AS sent', [pid])
+      return rows[0]?.sent === true
+    } catch {
+      return false
+    } finally {
+      await client.end().catch(() => undefined)
     }
   }
 

@@ -1,9 +1,24 @@
-import { checkWorkspace, listDatasets, type DatabaseDataset, type Queryable } from './catalog'
+import type pg from 'pg'
+import {
+  checkWorkspace,
+  listDatasets,
+  type DatabaseDataset,
+  type Queryable,
+  type WorkspaceCheck,
+} from './catalog'
 import { DatabasePool, resolveConnection } from './connection'
+import type { ConnectionTarget } from './errors'
+import { resolveDatasets, type ResolvedDataset } from './resolve'
 import { describeWorkspace, parseWorkspaceUri, WorkspaceUriError, type WorkspaceUri } from './uri'
 
 export { DatabaseWorkspaceError } from './errors'
 export { isDatabaseWorkspace, WorkspaceUriError } from './uri'
+
+/** A statement's time limit in the database (`statement_timeout`), by default: five minutes. */
+export const STATEMENT_TIMEOUT_MS = 300_000
+
+/** How long a dataset found in the catalogs is taken as it was found (its columns, SRID). */
+export const RESOLVED_TTL_MS = 5_000
 
 /** The schema of the product's own bookkeeping, when a later step needs any; never a workspace schema. */
 export const BOOKKEEPING_SCHEMA = 'geo_analyst'
@@ -37,7 +52,12 @@ export class PostgisWorkspace {
       throw new WorkspaceUriError(
         `schema: "${BOOKKEEPING_SCHEMA}" holds the app's own bookkeeping and cannot be a workspace schema`,
       )
-    return new PostgisWorkspace(uri, new DatabasePool(resolveConnection(uri, options.env)), options.wrap)
+    const target = resolveConnection(uri, options.env)
+    // Every statement of the service's sessions has a time limit the database enforces (it cancels the
+    // statement); PGOPTIONS' own `-c statement_timeout=…` replaces it.
+    if (!/statement_timeout/.test(target.options ?? ''))
+      target.options = `${target.options ?? ''} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`.trim()
+    return new PostgisWorkspace(uri, new DatabasePool(target), options.wrap)
   }
 
   /** The schema new datasets are written to. */
@@ -53,6 +73,60 @@ export class PostgisWorkspace {
   /** "Test connection": connect, and check PostGIS and the schemas; throws a `DatabaseWorkspaceError`. */
   async check(): Promise<void> {
     await checkWorkspace(this.db, this.uri.schemas)
+  }
+
+  private checkedOnce: Promise<WorkspaceCheck> | undefined
+
+  /**
+   * What the check learns (PostGIS' schema and type oids), asked once and kept; asked again after a failure
+   * (the database may be back).
+   */
+  checked(): Promise<WorkspaceCheck> {
+    this.checkedOnce ??= checkWorkspace(this.db, this.uri.schemas).catch((error: unknown) => {
+      this.checkedOnce = undefined
+      throw error
+    })
+    return this.checkedOnce
+  }
+
+  private readonly resolved = new Map<string, { at: number; dataset: ResolvedDataset }>()
+
+  /**
+   * The datasets a request names (`resolveDatasets`, one catalog statement), found ones kept for
+   * `RESOLVED_TTL_MS` so a run of joins does not ask the catalogs each time; a miss is never kept (a
+   * dataset just saved is found at once). `forgetResolved` drops them (after a save, or a failed join).
+   */
+  async resolve(names: readonly string[]): Promise<(ResolvedDataset | undefined)[]> {
+    const now = Date.now()
+    const kept = names.map((name) => {
+      const hit = this.resolved.get(name)
+      return hit && now - hit.at < RESOLVED_TTL_MS ? hit.dataset : undefined
+    })
+    if (kept.every((d) => d !== undefined)) return kept
+    const found = await resolveDatasets(this.db, await this.checked(), this.uri.schemas, names)
+    found.forEach((dataset, i) => {
+      if (dataset) this.resolved.set(names[i]!, { at: now, dataset })
+    })
+    return found
+  }
+
+  forgetResolved(): void {
+    this.resolved.clear()
+  }
+
+  /** Where the workspace connects (no secret): for classifying errors. */
+  get target(): ConnectionTarget {
+    return this.pool.target
+  }
+
+  /** A connection of its own, for a transaction or a cursor (see `DatabasePool.connect`). */
+  connect(): Promise<pg.PoolClient> {
+    return this.pool.connect()
+  }
+
+  /** `pg_cancel_backend(pid)` on a connection outside the pool. */
+  cancelBackend(pid: number): Promise<boolean> {
+    return this.pool.cancelBackend(pid)
   }
 
   /** The datasets, from the catalogs only (two statements). */
