@@ -23,6 +23,7 @@ export const BASE_PATHS = Object.fromEntries(
 export const GROUP_PREFIXES: readonly GroupPrefix[] = [
   ...BASE_URL_KEYS.map((key) => ({ prefix: BASE_URLS[key].localPath, group: BASE_URLS[key].group })),
   { prefix: '/local', group: 'gis' },
+  { prefix: '/tiles', group: 'gis' },
 ]
 
 export interface ServerOptions {

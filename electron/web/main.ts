@@ -3,6 +3,7 @@ import { parseArgs } from '../cli/args'
 import { createCore } from '../core/app-core'
 import { resolveConfigDir, resolveDataDir, resolveWorkspaceDir } from '../core/paths'
 import { startLocalService } from '../local-service'
+import { isDatabaseWorkspace } from '../local-service/postgis/workspace'
 import { startWebHost } from './server'
 import { UploadStore } from './uploads'
 import { version } from '../../package.json'
@@ -22,6 +23,14 @@ const staticDir =
   typeof args.flags['static-dir'] === 'string'
     ? path.resolve(args.flags['static-dir'])
     : path.resolve(import.meta.dirname, '../renderer')
+// GEO_ANALYST_WORKSPACE may name a PostGIS database (postgresql://…, as `geo-analyst serve` takes it): the
+// service's dataset list and vector tiles come from it; the default folder workspace serves the rest.
+const databaseUri = isDatabaseWorkspace(process.env.GEO_ANALYST_WORKSPACE)
+  ? process.env.GEO_ANALYST_WORKSPACE
+  : undefined
+const workspaceDir = resolveWorkspaceDir({
+  env: databaseUri ? { ...process.env, GEO_ANALYST_WORKSPACE: '' } : process.env,
+})
 // Files for import arrive as uploads (POST /api/upload) and are imported by reference.
 const uploads = new UploadStore()
 const core = await createCore({
@@ -30,7 +39,7 @@ const core = await createCore({
   }),
   host: 'web',
   version,
-  startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir() }),
+  startLocalService: () => startLocalService({ workspaceDir, ...(databaseUri ? { databaseUri } : {}) }),
   dataDir: resolveDataDir(),
   // No save dialog: the browser downloads exports, so export.save answers local-configuration here.
   ports: { importFiles: uploads },
@@ -42,7 +51,9 @@ await core.settings.view()
 try {
   const local = await core.ensureLocalService()
   if (local)
-    console.log(`Local service: ${new URL(local.urls.mgis_url).origin} (workspace ${resolveWorkspaceDir()})`)
+    console.log(
+      `Local service: ${new URL(local.urls.mgis_url).origin} (workspace ${databaseUri ? 'a PostGIS database' : workspaceDir})`,
+    )
 } catch (error) {
   console.error(
     `geo-analyst web: the local service did not start (${(error as Error).message}); remote profiles still work.`,

@@ -20,6 +20,8 @@ export interface LayerList {
   success?: boolean
   message?: string
   layers: Layer[]
+  /** The answer advertised the vector tiles extension (`X-Geo-Local-Extensions`): a database workspace. */
+  tiles?: boolean
 }
 
 const entrySchema = z.looseObject({

@@ -32,6 +32,11 @@ export const datasetSchema = z.object({
   extent: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
   /** True when the dataset lives in the built-in local workspace and can be shown or exported. */
   local: z.boolean(),
+  /**
+   * True when the built-in service's workspace is a database that cuts this dataset into vector tiles
+   * (`gis.tile`): the map draws it tile by tile instead of loading its features.
+   */
+  tiles: z.boolean().optional(),
 })
 
 export type Dataset = z.infer<typeof datasetSchema>

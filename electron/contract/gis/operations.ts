@@ -42,6 +42,23 @@ export const gisOperations = {
     datasetFeaturesSchema,
     'Features of a local dataset, to show on the map',
   ),
+  'gis.tile': op(
+    z
+      .object({
+        dataset: z.string().min(1),
+        z: z.number().int().min(0).max(24),
+        x: z.number().int().min(0),
+        y: z.number().int().min(0),
+      })
+      .strict(),
+    z.object({
+      /** The Mapbox vector tile; empty when no feature is in it. */
+      bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'bytes must be bytes'),
+      /** How the service cut it: every feature, thinned by the pixel grid, or from an overview. */
+      thinning: z.string().optional(),
+    }),
+    'One vector tile of a database dataset of the built-in workspace (the /tiles local extension)',
+  ),
   'datasets.import': op(importRequestSchema, importedDatasetSchema, 'Import a file into the local workspace'),
   'drawings.load': op(empty, drawingsSchema, 'The saved drawings'),
   'drawings.save': op(

@@ -28,6 +28,7 @@ import {
   type ClientContext,
 } from './execute'
 import { noParams, type CallOptions, type CallTable } from './call-input'
+import { advertisesTiles } from '../../contract/gis/tiles'
 import type { gisInterface } from '../../contract/gis/operations'
 
 /** §4.5 join and §4.6 dataset list; bearer token of the spatial-analytics group. */
@@ -158,7 +159,7 @@ export function gisClient(ctx: ClientContext) {
         if (!json.ok) return json
         const parsed = parseLayerList(json.value)
         return parsed.ok
-          ? ok(parsed.value)
+          ? ok(advertisesTiles(res.headers) ? { ...parsed.value, tiles: true } : parsed.value)
           : fail(
               'unclassified',
               `gis.layers: the provider's answer has an unexpected shape: ${parsed.reason}`,

@@ -1,8 +1,11 @@
 import type { Dataset } from '../../contract'
 import type { Layer } from '../../contract/gis/layers'
 
-/** A §4.6 layer as the datasets panel shows it; `fields` only when every entry has a name and a type. */
-export function datasetFromLayer(layer: Layer, local: boolean): Dataset {
+/**
+ * A §4.6 layer as the datasets panel shows it; `fields` only when every entry has a name and a type;
+ * `tiles` when the built-in service advertised vector tiles (its workspace is a database).
+ */
+export function datasetFromLayer(layer: Layer, local: boolean, tiles = false): Dataset {
   const fields = Array.isArray(layer.fields)
     ? layer.fields.flatMap((f) => {
         const field = f as { name?: unknown; type?: unknown }
@@ -22,5 +25,6 @@ export function datasetFromLayer(layer: Layer, local: boolean): Dataset {
       ? { extent: [extent[0], extent[1], extent[2], extent[3]] as [number, number, number, number] }
       : {}),
     local,
+    ...(local && tiles ? { tiles: true } : {}),
   }
 }

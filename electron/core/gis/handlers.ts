@@ -8,6 +8,7 @@ import type { LocalWorkspacePort } from '../../base/local-workspace-port'
 import { RunHistory } from '../workspace/run-history'
 import { datasetFromLayer } from './datasets'
 import { httpWorkspacePort } from './http-workspace-port'
+import { fetchTile } from './tiles'
 import { joinPreview } from './join-preview'
 import { geoFailureOf, JoinRuns } from './join-runs'
 import { rowsTapOf } from './join-result'
@@ -65,7 +66,13 @@ export function registerGisHandlers(registry: HandlerRegistry, core: CoreContext
     'gis.layers': async () => {
       const profile = await gis.readyProfile()
       const list = unwrap(await gis.client.gis.layers())
-      return { datasets: list.layers.map((layer) => datasetFromLayer(layer, profile.builtIn)) }
+      return {
+        datasets: list.layers.map((layer) => datasetFromLayer(layer, profile.builtIn, list.tiles === true)),
+      }
+    },
+    'gis.tile': async (request) => {
+      await localWorkspace('gis.tile')
+      return fetchTile(core.localService, request)
     },
     'gis.previewJoin': async ({ params, body }) => {
       const checked = validateJoinRequest(params, body)

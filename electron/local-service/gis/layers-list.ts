@@ -16,9 +16,13 @@ export interface ListedDataset {
 }
 
 /** Spec §4.6 / §2.5: GET {mgis_v2_url}/getLayersList; `data` is an array, one entry per dataset. */
-export async function layersList(workspace: {
-  list(): Promise<ListedDataset[]>
-}): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function layersList(
+  workspace: { list(): Promise<ListedDataset[]> },
+  /** Local extensions this workspace offers, advertised in `X-Geo-Local-Extensions` (e.g. vector tiles). */
+  extensions: readonly string[] = [],
+): Promise<{ status: number; body: Record<string, unknown>; headers?: Record<string, string> }> {
+  const headers =
+    extensions.length > 0 ? { headers: { 'x-geo-local-extensions': extensions.join(', ') } } : {}
   const listed = await workspace.list()
   const data = listed.map((m) => ({
     layername: m.name,
@@ -39,6 +43,7 @@ export async function layersList(workspace: {
   }
   return {
     status: 200,
+    ...headers,
     body: {
       code: '200',
       success: true,

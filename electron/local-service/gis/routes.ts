@@ -11,6 +11,8 @@ import type { LocalArea, ServiceContext } from '../service-context'
 import type { Workspace } from '../workspace/workspace'
 import { createWorkspacePort } from '../workspace-port'
 import { layersList } from './layers-list'
+import { tilesRoutes } from './tiles-route'
+import { TILES_EXTENSION } from '../../contract/gis/tiles'
 
 /** HTTP status of a workspace failure, by its class. */
 const STATUS_BY_CLASS: Partial<Record<string, number>> = {
@@ -109,12 +111,14 @@ export const gisArea: LocalArea = {
         auth: BEARER,
         body: 'none',
         handle: async () =>
-          layersList(ctx.database ?? ctx.workspace).catch((error: unknown) => {
-            // The database's problem in plain words (§4.6 declares 500 for a failure of the service).
-            if (error instanceof DatabaseWorkspaceError)
-              throw new HttpError(500, error.message, { code: `database-${error.problem}` })
-            throw error
-          }),
+          layersList(ctx.database ?? ctx.workspace, ctx.database ? [TILES_EXTENSION] : []).catch(
+            (error: unknown) => {
+              // The database's problem in plain words (§4.6 declares 500 for a failure of the service).
+              if (error instanceof DatabaseWorkspaceError)
+                throw new HttpError(500, error.message, { code: `database-${error.problem}` })
+              throw error
+            },
+          ),
       },
       {
         method: 'POST',
@@ -162,6 +166,7 @@ export const gisArea: LocalArea = {
           return { status: 201, body: info }
         },
       },
+      ...tilesRoutes(ctx),
     ]
     return { routes }
   },

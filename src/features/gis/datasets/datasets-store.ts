@@ -14,6 +14,11 @@ export interface ShownDataset {
   geometryType: string
   featureCount: number
   collection: FeatureCollection
+  /**
+   * Drawn from vector tiles the built-in service cuts in its database (`gis.tile`): `collection` is empty,
+   * `fields` and `extent` come from the dataset list.
+   */
+  tiles?: { fields: { name: string; type: string }[]; extent: [number, number, number, number] | null }
 }
 
 export interface ImportProgress {
@@ -73,6 +78,24 @@ export const useDatasetsStore = defineStore('datasets', () => {
   async function show(name: string): Promise<void> {
     if (isShown(name) || pendingShow.value.includes(name)) return
     showError.value = null
+    const listed = datasets.value.find((d) => d.layername === name)
+    if (listed?.tiles) {
+      // A database dataset: drawn tile by tile, never loaded whole.
+      const geometryType = listed.geometrytype ?? 'GEOMETRY'
+      shown.value = [
+        ...shown.value,
+        {
+          name,
+          colour: nextColour(),
+          family: geometryFamily(geometryType),
+          geometryType,
+          featureCount: listed.featureCount ?? 0,
+          collection: markRaw({ type: 'FeatureCollection', features: [] }),
+          tiles: { fields: listed.fields ?? [], extent: listed.extent ?? null },
+        },
+      ]
+      return
+    }
     pendingShow.value = [...pendingShow.value, name]
     try {
       const result = await geo['datasets.features']({ name })

@@ -24,11 +24,12 @@ export interface MapLayerOptions {
   layers: readonly BaseLayer[]
   /**
    * The vector layer to draw with the entry's style, and its source (heatmap and labels read it too).
-   * `decorate` wraps the style function, e.g. to draw the selected feature in a highlight.
+   * `decorate` wraps the style function, e.g. to draw the selected feature in a highlight. A layer without
+   * a vector source (vector tiles) is styled the same, without heatmap or separate labels.
    */
   styled?: {
     layer: BaseVectorLayer<never, never, never>
-    source: VectorSource
+    source?: VectorSource
     decorate?: (base: StyleFunction) => StyleFunction
   }
   /** What the layer can do beyond data: values for classifying, remove, its table. */
@@ -55,7 +56,7 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
   let mounted = false
   // What the legend asks: whether the layer's features reach into the view (its vector sources).
   const sources = vectorSourcesOf(options.layers)
-  if (options.styled && !sources.includes(options.styled.source)) sources.push(options.styled.source)
+  if (options.styled?.source && !sources.includes(options.styled.source)) sources.push(options.styled.source)
   const binding: LayerBinding = {
     ...(sources.length > 0 ? { hasFeaturesIn: (box) => sourcesHaveFeaturesIn(sources, box) } : {}),
     ...options.binding,
@@ -99,7 +100,7 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     const base = olStyleFunction(style, geometry)
     styled.layer.setStyle(styled.decorate ? styled.decorate(base) : base)
     const s = style.symbol
-    if (s.kind === 'heatmap') {
+    if (s.kind === 'heatmap' && styled.source) {
       const values = s.weightField ? (layerBinding(current.value ?? '')?.values?.(s.weightField) ?? []) : []
       if (!heatmap) {
         heatmap = new HeatmapLayer({
@@ -117,7 +118,7 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
       heatmap.dispose()
       heatmap = null
     }
-    if (style.labels) {
+    if (style.labels && styled.source) {
       if (!labels) {
         labels = new VectorLayer({
           source: styled.source,
@@ -137,7 +138,8 @@ export function useMapLayer(options: MapLayerOptions): { entry: ComputedRef<Laye
     if (!e) return
     const index = store.entries.indexOf(e)
     const z = LAYER_Z_BASE + (store.entries.length - index) * Z_STEP
-    const heat = e.style?.symbol.kind === 'heatmap'
+    // A heatmap replaces the layer's own drawing (a layer without a vector source has none: it stays).
+    const heat = e.style?.symbol.kind === 'heatmap' && heatmap !== null
     const active = options.active?.() ?? options.layers
     for (const layer of options.layers) {
       if (!e.pinned) layer.setZIndex(z)
