@@ -69,7 +69,12 @@ export function createCliContext(
         host: 'cli',
         version: options.version,
         secretStore: options.secretStore,
-        startLocalService: () => startLocalService({ workspaceDir: resolveWorkspaceDir({ env: io.env }) }),
+        // An active PostGIS workspace profile names the database; its password only in the service's env.
+        startLocalService: (database) =>
+          startLocalService({
+            workspaceDir: resolveWorkspaceDir({ env: io.env }),
+            ...(database ? { databaseUri: database.databaseUri, env: { ...io.env, ...database.env } } : {}),
+          }),
         dataDir: resolveDataDir({ env: io.env }),
       }).then((created) => {
         // Whichever command meets an unreadable settings file says so, once, before its answer.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import os from 'node:os'
 import {
   LOCAL_PROFILE,
@@ -25,6 +26,7 @@ import { Credentials } from './secrets/credentials'
 import { openSecretStore } from './secrets/open-secret-store'
 import type { SecretStore } from './secrets/secret-store'
 import { SettingsStore } from './settings/settings-store'
+import { localServiceDatabase, type LocalServiceDatabase } from './app/postgis-profile'
 
 export type { Handlers, LocalServiceHandle } from './area'
 
@@ -34,8 +36,12 @@ export interface CoreOptions {
   version: string
   /** Defaults to the OS keychain, or session memory when none answers. */
   secretStore?: SecretStore
-  /** Starts the built-in local service behind the Local profile (hosts inject it; the core never imports it). */
-  startLocalService?: () => Promise<LocalServiceHandle>
+  /**
+   * Starts the built-in local service behind the Local profile (hosts inject it; the core never imports it):
+   * over its folder, or over the database a PostGIS workspace profile names (`database`, its password in
+   * `env` for the service's environment only).
+   */
+  startLocalService?: (database: LocalServiceDatabase | null) => Promise<LocalServiceHandle>
   /** The data folder (drawings, run and request history); defaults to `resolveDataDir()`. */
   dataDir?: string
   /** Ports only some hosts have, read by the areas that use them (e.g. the desktop save dialog). */
@@ -81,28 +87,61 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     configDir: options.configDir,
   })
   const dataDir = options.dataDir ?? resolveDataDir()
+  /** The database the active profile wants the local service over (a PostGIS workspace), or null. */
+  const wanted = async (): Promise<{ name: string; database: LocalServiceDatabase | null }> => {
+    const profile = await settings.activeProfile().catch(() => null)
+    if (profile?.kind !== 'postgis') return { name: LOCAL_PROFILE, database: null }
+    const password = await credentials.revealDatabasePassword(profile.name)
+    return { name: profile.name, database: localServiceDatabase(profile, password) }
+  }
+  // What the running service was started for (a digest: no second copy of a password is kept).
+  let startedFor = ''
+  let turn: Promise<unknown> = Promise.resolve()
   const ensureLocalService = (): Promise<LocalServiceHandle | null> => {
     const start = options.startLocalService
     if (!start) return Promise.resolve(null)
-    starting ??= start().then((service) => {
-      local = service
-      // A service that ended is dropped; the next call that needs it starts a new one.
-      service.onExit?.((reason) => {
-        if (local !== service) return
-        local = null
+    // One at a time: a profile change stops the service over the old workspace before the new one starts.
+    const run = turn.then(async () => {
+      const { name, database } = await wanted()
+      const key = database
+        ? createHash('sha256')
+            .update(`${database.databaseUri}\n${database.env.PGPASSWORD ?? ''}`)
+            .digest('hex')
+        : ''
+      if (starting && startedFor !== key) {
+        const previous = await starting.catch(() => null)
+        if (local === previous) local = null
         starting = undefined
-        console.error(`The built-in local service ended (${reason}); it starts again when next needed.`)
+        await previous?.close()
+      }
+      startedFor = key
+      starting ??= start(database).then((service) => {
+        local = service
+        // A service that ended is dropped; the next call that needs it starts a new one.
+        service.onExit?.((reason) => {
+          if (local !== service) return
+          local = null
+          starting = undefined
+          console.error(`The built-in local service ended (${reason}); it starts again when next needed.`)
+        })
+        credentials.provide(LOCAL_PROFILE, 'token', service.token)
+        credentials.provide(LOCAL_PROFILE, 'licence-key', service.licenceKey)
+        // A PostGIS workspace profile is the same service: its calls carry the same credentials.
+        if (name !== LOCAL_PROFILE) {
+          credentials.provide(name, 'token', service.token)
+          credentials.provide(name, 'licence-key', service.licenceKey)
+        }
+        return service
       })
-      credentials.provide(LOCAL_PROFILE, 'token', service.token)
-      credentials.provide(LOCAL_PROFILE, 'licence-key', service.licenceKey)
-      return service
+      starting.catch(() => (starting = undefined))
+      return starting
     })
-    starting.catch(() => (starting = undefined))
-    return starting
+    turn = run.catch(() => undefined)
+    return run
   }
   const readyProfile = async () => {
     const profile = await settings.activeProfile()
-    if (!profile.builtIn || profile.urls) return profile
+    if (!profile.builtIn) return profile
     try {
       await ensureLocalService()
     } catch (error) {

@@ -18,6 +18,7 @@ import type { LocalWorkspacePort } from '../base/local-workspace-port'
 import type { SaveDialogPort } from './export/save-dialog-port'
 import type { ImportFiles } from './workspace/import-files'
 import type { PartTap } from '../contract/frames'
+import type { PostgisCheckPort } from './app/postgis-port'
 
 /** What a host gives a call besides its request. */
 export interface CallContext {
@@ -62,6 +63,8 @@ export interface CorePorts {
   importFiles?: ImportFiles
   /** map: the desktop save dialog for exports (Electron only; the browser host downloads). */
   saveDialog?: SaveDialogPort
+  /** app: "Test connection" of a PostGIS workspace profile (hosts with the local service's code). */
+  postgisCheck?: PostgisCheckPort
 }
 
 /**

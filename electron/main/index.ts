@@ -20,6 +20,7 @@ import {
 } from './policy'
 import { ElectronSaveDialog } from './save-dialog'
 import { createAppWindow } from './window-factory'
+import { postgisCheck } from '../local-service/postgis-check'
 
 /**
  * The Electron main process, kept thin: every decision is a tested function of `policy.ts`,
@@ -58,8 +59,14 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   // The local service runs in a utility process: none of its routes on this process's thread.
   const localService = new LocalServiceLauncher({
-    fork: () =>
-      serviceChild(utilityProcess.fork(serviceEntry, [], { serviceName: 'Geo Analyst local service' })),
+    // A PostGIS workspace's password reaches the service only through its environment (PGPASSWORD).
+    fork: (env) =>
+      serviceChild(
+        utilityProcess.fork(serviceEntry, [], {
+          serviceName: 'Geo Analyst local service',
+          ...(env ? { env: { ...process.env, ...env } } : {}),
+        }),
+      ),
     service: {
       workspaceDir: resolveWorkspaceDir(),
       sampleDir: app.isPackaged ? path.join(process.resourcesPath, 'resources', 'sample') : undefined,
@@ -71,10 +78,10 @@ async function start(): Promise<void> {
   const core = await createCore({
     configDir: resolveConfigDir({ flag: configDirFromArgv(process.argv) }),
     dataDir: resolveDataDir(),
-    ports: { saveDialog, importFiles: importGrants },
+    ports: { saveDialog, importFiles: importGrants, postgisCheck: postgisCheck() },
     host: 'electron',
     version: app.getVersion(),
-    startLocalService: () => localService.start(),
+    startLocalService: (database) => localService.start(database),
   })
   app.on(
     'before-quit',

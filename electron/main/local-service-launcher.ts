@@ -1,4 +1,5 @@
 import type { LocalServiceHandle } from '../core/app-core'
+import type { LocalServiceDatabase } from '../core/app/postgis-profile'
 import type { LocalServiceOptions } from '../local-service'
 import type { ServiceReport, ServiceRequest } from '../local-service/process-protocol'
 
@@ -19,7 +20,11 @@ export interface ServiceChild {
 }
 
 export interface LauncherOptions {
-  fork: () => ServiceChild
+  /**
+   * Make the service's process. `env`, when given, is added to the process's environment (a PostGIS
+   * workspace's password as `PGPASSWORD`, as libpq takes it): never put in argv, a message or a file.
+   */
+  fork: (env?: Readonly<Record<string, string>>) => ServiceChild
   service: LocalServiceOptions
   /** How long the service may take to report ready (default 60 s: the first start writes the sample workspace). */
   handshakeTimeoutMs?: number
@@ -34,6 +39,8 @@ export interface LauncherOptions {
 /** The core's handle on a running service, told when the process ends unexpectedly. */
 export interface LaunchedService extends LocalServiceHandle {
   port: number
+  /** The database the service serves as its workspace (no password in it), when it serves one. */
+  databaseUri?: string
   /** Called once if the process ends without being asked to (a crash, or killed from outside). */
   onExit(listener: (reason: string) => void): void
 }
@@ -52,7 +59,12 @@ export class LocalServiceLauncher {
     this.now = options.now ?? Date.now
   }
 
-  async start(): Promise<LaunchedService> {
+  /**
+   * Start a service: over its folder workspace, or over the database `database` names (a PostGIS workspace
+   * profile's decision, `localServiceDatabase`): the URI goes in the start message, the password only in the
+   * new process's environment.
+   */
+  async start(database?: LocalServiceDatabase | null): Promise<LaunchedService> {
     const window = this.options.crashWindowMs ?? 10 * 60_000
     const recent = this.crashes.filter((c) => c.at > this.now() - window)
     if (recent.length >= (this.options.maxCrashes ?? 3)) {
@@ -60,7 +72,13 @@ export class LocalServiceLauncher {
         `the local service ended unexpectedly ${recent.length} times in ${Math.round(window / 60_000)} minutes (last: ${recent.at(-1)?.reason}); restart the app`,
       )
     }
-    const child = this.options.fork()
+    const env = Object.fromEntries(
+      Object.entries(database?.env ?? {}).filter((entry): entry is [string, string] => !!entry[1]),
+    )
+    const child = Object.keys(env).length > 0 ? this.options.fork(env) : this.options.fork()
+    const service = database
+      ? { ...this.options.service, databaseUri: database.databaseUri }
+      : this.options.service
     let exited: ((code: number | null) => void) | undefined
     // Only an exit after `ready` and not asked for is a crash; a failed start is reported as itself.
     let running = false
@@ -75,7 +93,7 @@ export class LocalServiceLauncher {
       for (const listener of exitListeners) listener(reason)
     })
 
-    const ready = await this.handshake(child, exit)
+    const ready = await this.handshake(child, exit, service)
     running = true
     const stopTimeoutMs = this.options.stopTimeoutMs ?? 5000
     let closing: Promise<void> | undefined
@@ -84,6 +102,7 @@ export class LocalServiceLauncher {
       urls: ready.urls,
       token: ready.token,
       licenceKey: ready.licenceKey,
+      ...(database ? { databaseUri: database.databaseUri } : {}),
       onExit: (listener) => void exitListeners.push(listener),
       close() {
         closing ??= (async () => {
@@ -104,6 +123,7 @@ export class LocalServiceLauncher {
   private handshake(
     child: ServiceChild,
     exit: Promise<number | null>,
+    service: LocalServiceOptions,
   ): Promise<Extract<ServiceReport, { type: 'ready' }>> {
     const timeoutMs = this.options.handshakeTimeoutMs ?? 60_000
     return new Promise((resolve, reject) => {
@@ -136,7 +156,7 @@ export class LocalServiceLauncher {
           ),
         ),
       )
-      child.postMessage({ type: 'start', options: this.options.service })
+      child.postMessage({ type: 'start', options: service })
     })
   }
 }

@@ -7,6 +7,7 @@ import { isDatabaseWorkspace } from '../local-service/postgis/workspace'
 import { startWebHost } from './server'
 import { UploadStore } from './uploads'
 import { version } from '../../package.json'
+import { postgisCheck } from '../local-service/postgis-check'
 
 /** `npm run web [-- --port N] [--config-dir DIR]`: the app in a browser, served on 127.0.0.1. */
 const args = parseArgs(process.argv.slice(2), {
@@ -39,10 +40,20 @@ const core = await createCore({
   }),
   host: 'web',
   version,
-  startLocalService: () => startLocalService({ workspaceDir, ...(databaseUri ? { databaseUri } : {}) }),
+  // A PostGIS workspace profile, when active, names the database (its password for the service only, in
+  // the service's env option); otherwise GEO_ANALYST_WORKSPACE's database or the folder.
+  startLocalService: (database) =>
+    startLocalService({
+      workspaceDir,
+      ...(database
+        ? { databaseUri: database.databaseUri, env: { ...process.env, ...database.env } }
+        : databaseUri
+          ? { databaseUri }
+          : {}),
+    }),
   dataDir: resolveDataDir(),
   // No save dialog: the browser downloads exports, so export.save answers local-configuration here.
-  ports: { importFiles: uploads },
+  ports: { importFiles: uploads, postgisCheck: postgisCheck() },
 })
 // An unreadable settings file is met now, not at the page's first request, and said here once; the
 // page shows the same notice in its banner.

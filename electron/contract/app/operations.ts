@@ -2,7 +2,14 @@ import { z } from 'zod'
 import { op } from '../operation'
 import type { ContractArea } from '../area'
 import { secretTargetSchema, secretValueSchema, secretsStatusSchema } from '../secrets'
-import { baseUrlsSchema, preferencesSchema, profileNameSchema, settingsViewSchema } from '../settings'
+import {
+  baseUrlsSchema,
+  postgisFieldsSchema,
+  preferencesSchema,
+  profileNameSchema,
+  settingsViewSchema,
+} from '../settings'
+import { databasePasswordStatusSchema, testConnectionAnswerSchema } from './postgis'
 
 const empty = z.object({}).strict()
 
@@ -30,10 +37,20 @@ export const appOperations = {
     settingsViewSchema,
     'Create or replace a remote profile',
   ),
+  'settings.savePostgisProfile': op(
+    z.object({ name: profileNameSchema, postgis: postgisFieldsSchema.strict() }).strict(),
+    settingsViewSchema,
+    'Create or replace a PostGIS workspace profile (its password is set apart, into the keychain)',
+  ),
   'settings.deleteProfile': op(
     z.object({ name: profileNameSchema }).strict(),
     settingsViewSchema,
-    'Delete a remote profile and its credentials',
+    'Delete a remote or PostGIS workspace profile and its credentials',
+  ),
+  'settings.testConnection': op(
+    z.object({ name: profileNameSchema }).strict(),
+    testConnectionAnswerSchema,
+    "Connect with a PostGIS workspace profile's fields and keychain password: PostGIS' version, the schemas and the dataset count, or what is wrong",
   ),
   'settings.savePreferences': op(
     preferencesSchema.strict(),
@@ -51,6 +68,21 @@ export const appOperations = {
     'Set or replace a credential',
   ),
   'secrets.clear': op(secretTargetSchema.strict(), secretsStatusSchema, 'Remove a credential'),
+  'secrets.databasePassword': op(
+    z.object({ profile: profileNameSchema }).strict(),
+    databasePasswordStatusSchema,
+    "Whether a PostGIS workspace profile's password is set (never its value)",
+  ),
+  'secrets.setDatabasePassword': op(
+    z.object({ profile: profileNameSchema, value: secretValueSchema }).strict(),
+    databasePasswordStatusSchema,
+    "Set or replace a PostGIS workspace profile's password in the keychain",
+  ),
+  'secrets.clearDatabasePassword': op(
+    z.object({ profile: profileNameSchema }).strict(),
+    databasePasswordStatusSchema,
+    "Remove a PostGIS workspace profile's password from the keychain",
+  ),
 } as const
 
 /** Events of the app's own state. */

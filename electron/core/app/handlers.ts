@@ -1,7 +1,9 @@
 import { LOCAL_PROFILE } from '../../contract'
+import { GeoFailure } from '../../base/geo-failure'
 import { appOperations } from '../../contract/app/operations'
 import type { CoreContext, HandlerRegistry } from '../area'
 import type { SettingsStore } from '../settings/settings-store'
+import { testConnection } from './test-connection'
 
 /** The app's own operations: info, connection profiles, preferences and credentials. */
 export function registerAppHandlers(registry: HandlerRegistry, core: CoreContext): void {
@@ -22,6 +24,9 @@ export function registerAppHandlers(registry: HandlerRegistry, core: CoreContext
     'settings.get': () => settings.view(),
     'settings.chooseProfile': async ({ name }) => settingsChanged(await settings.chooseProfile(name)),
     'settings.saveProfile': async ({ name, urls }) => settingsChanged(await settings.saveProfile(name, urls)),
+    'settings.savePostgisProfile': async ({ name, postgis }) =>
+      settingsChanged(await settings.savePostgisProfile(name, postgis)),
+    'settings.testConnection': async ({ name }) => testConnection(core, name),
     'settings.deleteProfile': async ({ name }) => {
       const view = await settings.deleteProfile(name)
       if (name !== LOCAL_PROFILE) await credentials.clearProfile(name)
@@ -40,5 +45,19 @@ export function registerAppHandlers(registry: HandlerRegistry, core: CoreContext
       events.emit('secrets.changed', status)
       return status
     },
+    'secrets.databasePassword': async ({ profile }) =>
+      credentials.databasePasswordStatus((await settings.profile(profile)).name),
+    'secrets.setDatabasePassword': async ({ profile, value }) => {
+      const found = await settings.profile(profile)
+      if (found.kind !== 'postgis')
+        throw new GeoFailure(
+          'validation',
+          `"${found.name}" is not a PostGIS workspace profile: only those keep a database password`,
+          { field: 'profile' },
+        )
+      return credentials.setDatabasePassword(found.name, value)
+    },
+    'secrets.clearDatabasePassword': async ({ profile }) =>
+      credentials.clearDatabasePassword((await settings.profile(profile)).name),
   })
 }

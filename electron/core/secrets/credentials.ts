@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import { CREDENTIAL_NAMES, type CredentialName, type SecretsStatus } from '../../contract'
+import type { DatabasePasswordStatus } from '../../contract/app/postgis'
 import { writeJsonAtomic } from '../../base/atomic-write'
 import type { SecretStore } from './secret-store'
 
@@ -85,9 +86,49 @@ export class Credentials {
 
   async clearProfile(profile: string): Promise<void> {
     for (const name of CREDENTIAL_NAMES) await this.store.delete(key(profile, name))
+    await this.store.delete(key(profile, DATABASE_PASSWORD))
     await this.updateMeta((meta) => {
       delete meta[profile]
     })
+  }
+
+  /** Whether a PostGIS workspace profile's password is in the store (never its value). */
+  async databasePasswordStatus(profile: string): Promise<DatabasePasswordStatus> {
+    const meta = await this.readMeta()
+    const problem = (await this.store.problem?.()) ?? null
+    const set = problem
+      ? meta[profile]?.[DATABASE_PASSWORD] !== undefined
+      : (await this.store.get(key(profile, DATABASE_PASSWORD))) !== null
+    const updatedAt = set ? meta[profile]?.[DATABASE_PASSWORD] : undefined
+    const status: DatabasePasswordStatus = { profile, set, store: this.store.kind }
+    if (updatedAt) status.updatedAt = updatedAt
+    const warning = problem ?? this.store.warning
+    if (warning) status.warning = warning
+    return status
+  }
+
+  async setDatabasePassword(profile: string, value: string): Promise<DatabasePasswordStatus> {
+    this.announce(value)
+    await this.store.set(key(profile, DATABASE_PASSWORD), value)
+    await this.updateMeta((meta) => {
+      meta[profile] = { ...meta[profile], [DATABASE_PASSWORD]: this.now().toISOString() }
+    })
+    return this.databasePasswordStatus(profile)
+  }
+
+  async clearDatabasePassword(profile: string): Promise<DatabasePasswordStatus> {
+    await this.store.delete(key(profile, DATABASE_PASSWORD))
+    await this.updateMeta((meta) => {
+      if (meta[profile]) delete meta[profile][DATABASE_PASSWORD]
+    })
+    return this.databasePasswordStatus(profile)
+  }
+
+  /** A PostGIS workspace profile's password, for the core's own use (connecting). Never sent to the renderer. */
+  async revealDatabasePassword(profile: string): Promise<string | null> {
+    const value = await this.store.get(key(profile, DATABASE_PASSWORD))
+    if (value !== null) this.announce(value)
+    return value
   }
 
   /** The value, for the core's own use when it calls the interface. Never sent to the renderer. */
@@ -124,6 +165,9 @@ export class Credentials {
   }
 }
 
-export function key(profile: string, name: CredentialName): string {
+/** Where a PostGIS workspace profile's password is kept, beside the profile's interface credentials. */
+export const DATABASE_PASSWORD = 'database-password'
+
+export function key(profile: string, name: CredentialName | typeof DATABASE_PASSWORD): string {
   return `${profile}:${name}`
 }

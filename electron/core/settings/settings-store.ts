@@ -5,9 +5,11 @@ import {
   DEFAULT_PREFERENCES,
   LOCAL_PROFILE,
   baseUrlsSchema,
+  postgisFieldsSchema,
   preferencesSchema,
   profileNameSchema,
   type BaseUrls,
+  type PostgisFields,
   type Preferences,
   type Profile,
   type SettingsView,
@@ -21,9 +23,17 @@ const SETTINGS_FILE = 'settings.json'
 const settingsFileSchema = z.object({
   version: z.literal(1),
   activeProfile: profileNameSchema,
-  profiles: z.array(z.object({ name: profileNameSchema, urls: baseUrlsSchema })),
+  // A profile without `kind` is a remote one, as every settings file before PostGIS workspaces had.
+  profiles: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({ name: profileNameSchema, kind: z.literal('postgis'), postgis: postgisFieldsSchema }),
+      z.object({ name: profileNameSchema, kind: z.undefined().optional(), urls: baseUrlsSchema }),
+    ]),
+  ),
   preferences: preferencesSchema,
 })
+
+type FileProfile = SettingsFile['profiles'][number]
 
 type SettingsFile = z.infer<typeof settingsFileSchema>
 
@@ -115,20 +125,12 @@ export class SettingsStore {
   }
 
   saveProfile(name: string, urls: BaseUrls): Promise<SettingsView> {
-    return this.mutate((file) => {
-      if (name.toLowerCase() === LOCAL_PROFILE.toLowerCase()) {
-        throw new GeoFailure(
-          'validation',
-          `"${LOCAL_PROFILE}" is the built-in profile of the local service and cannot be changed`,
-          {
-            field: 'name',
-          },
-        )
-      }
-      const index = file.profiles.findIndex((p) => p.name === name)
-      if (index >= 0) file.profiles[index] = { name, urls }
-      else file.profiles.push({ name, urls })
-    })
+    return this.mutate((file) => putProfile(file, { name, urls }))
+  }
+
+  /** Create or replace a PostGIS workspace profile (never a password: that is the keychain's). */
+  savePostgisProfile(name: string, postgis: PostgisFields): Promise<SettingsView> {
+    return this.mutate((file) => putProfile(file, { name, kind: 'postgis', postgis }))
   }
 
   deleteProfile(name: string): Promise<SettingsView> {
@@ -201,7 +203,13 @@ export class SettingsStore {
 
   private toView(file: SettingsFile): SettingsView {
     const local: Profile = { name: LOCAL_PROFILE, builtIn: true, urls: this.localUrls() }
-    const remote: Profile[] = file.profiles.map((p) => ({ name: p.name, builtIn: false, urls: p.urls }))
+    // A PostGIS workspace is the built-in local service over a database: built in, the local service's URLs
+    // (editable and deletable all the same: `kind` tells it from Local).
+    const remote: Profile[] = file.profiles.map((p) =>
+      p.kind === 'postgis'
+        ? { name: p.name, builtIn: true, urls: this.localUrls(), kind: p.kind, postgis: p.postgis }
+        : { name: p.name, builtIn: false, urls: p.urls },
+    )
     const known = file.activeProfile === LOCAL_PROFILE || remote.some((p) => p.name === file.activeProfile)
     const view: SettingsView = {
       activeProfile: known ? file.activeProfile : LOCAL_PROFILE,
@@ -211,4 +219,17 @@ export class SettingsStore {
     if (this.notice) view.notice = this.notice
     return view
   }
+}
+
+function putProfile(file: SettingsFile, profile: FileProfile): void {
+  if (profile.name.toLowerCase() === LOCAL_PROFILE.toLowerCase()) {
+    throw new GeoFailure(
+      'validation',
+      `"${LOCAL_PROFILE}" is the built-in profile of the local service and cannot be changed`,
+      { field: 'name' },
+    )
+  }
+  const index = file.profiles.findIndex((p) => p.name === profile.name)
+  if (index >= 0) file.profiles[index] = profile
+  else file.profiles.push(profile)
 }

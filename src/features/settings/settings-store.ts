@@ -8,11 +8,13 @@ import {
   type BaseUrls,
   type CredentialName,
   type GeoError,
+  type PostgisFields,
   type Preferences,
   type Result,
   type SecretsStatus,
   type SettingsView,
 } from '@contract/index'
+import type { TestConnectionAnswer } from '@contract/app/postgis'
 import { useMapStore } from '../map/view/map-store'
 
 /**
@@ -100,6 +102,21 @@ export const useSettingsStore = defineStore('settings', () => {
     return settle(geo['settings.saveProfile']({ name, urls }), applyView)
   }
 
+  function savePostgisProfile(name: string, postgis: PostgisFields): Promise<GeoError | null> {
+    return settle(geo['settings.savePostgisProfile']({ name, postgis }), applyView)
+  }
+
+  /** Sends a PostGIS workspace profile's password to the host's keychain; nothing of it is kept here. */
+  async function setDatabasePassword(profile: string, value: string): Promise<GeoError | null> {
+    const result = await geo['secrets.setDatabasePassword']({ profile, value })
+    return result.ok ? null : result.error
+  }
+
+  /** "Test connection" of a PostGIS workspace profile: what was found, or the problem in plain words. */
+  function testConnection(name: string): Promise<Result<TestConnectionAnswer>> {
+    return geo['settings.testConnection']({ name })
+  }
+
   function deleteProfile(name: string): Promise<GeoError | null> {
     return settle(geo['settings.deleteProfile']({ name }), applyView)
   }
@@ -141,6 +158,9 @@ export const useSettingsStore = defineStore('settings', () => {
     refreshSecrets,
     chooseProfile,
     saveProfile,
+    savePostgisProfile,
+    setDatabasePassword,
+    testConnection,
     deleteProfile,
     savePreferences,
     setSecret,
