@@ -7,9 +7,9 @@
  * - alarm evaluation: the alarm engine's share of a tick, per configuration and per bound device;
  * - full list: `GET /telematics/devices` of every device through HTTP (a real service on 127.0.0.1), in
  *   both forms side by side: the §2.6 records and the local extension `form=columns` (what the app and
- *   `fleet devices --watch` use against the local service), each the first call after a tick (built then);
+ *   `telematics devices --watch` use against the local service), each the first call after a tick (built then);
  *   and the §2.6 list asked again in the same second (its text is kept until the next tick);
- * - read by the core: what the core's `fleet.poll` does with each answer before the app gets columns (§2.6:
+ * - read by the core: what the core's `telematics.poll` does with each answer before the app gets columns (§2.6:
  *   parse, check every record, turn the records into columns; columns: parse and check the arrays);
  * - poll: `GET /telematics/devices?state=…` after two seconds, through HTTP, in both forms;
  * - built: the service's own time for the full list (its Server-Timing header), from each device's record

@@ -72,7 +72,7 @@ function pause(ms: number): Promise<boolean> {
 }
 
 async function poll(ctx: CliContext, request: Record<string, unknown>): Promise<FleetPoll> {
-  return ctx.invoke('fleet.poll', request)
+  return ctx.invoke('telematics.poll', request)
 }
 
 /** `geo-analyst telematics …`: live devices, alarms, alerts and hardware on the active profile; replays locally. */
@@ -155,7 +155,7 @@ const telematicsVerbs: CliCommand[] = [
     async run(ctx, args) {
       const [verb, ...extra] = args.positionals
       if (verb === 'list' && extra.length === 0) {
-        const listed = await ctx.invoke('fleet.alarms', {})
+        const listed = await ctx.invoke('telematics.alarms', {})
         const lines = listed.configurations.map(
           (c) =>
             `${c.id}  ${ALARM_TYPE_LABELS[c.alarmType] ?? c.alarmType} (${c.alarmType})  devices ${c.deviceId.join(',')}` +
@@ -186,7 +186,7 @@ const telematicsVerbs: CliCommand[] = [
         if (value !== undefined) fields[field] = value
       }
       const key = stringFlag(args, 'key')
-      const created = await ctx.invoke('fleet.createAlarm', {
+      const created = await ctx.invoke('telematics.createAlarm', {
         fields,
         ...(args.flags.form ? { contentType: 'form' } : {}),
         ...(key ? { idempotencyKey: key } : {}),
@@ -212,7 +212,7 @@ const telematicsVerbs: CliCommand[] = [
       const since = intFlag(args, 'since', 0, 1e13)
       const deviceId = intFlag(args, 'device', 0, 2 ** 31)
       const limit = intFlag(args, 'limit', 1, 5000)
-      const { alerts } = await ctx.invoke('fleet.alerts', {
+      const { alerts } = await ctx.invoke('telematics.alerts', {
         ...(since !== undefined ? { since } : {}),
         ...(deviceId !== undefined ? { deviceId } : {}),
         ...(limit !== undefined ? { limit } : {}),
@@ -235,7 +235,7 @@ const telematicsVerbs: CliCommand[] = [
     flags: { id: 'string' },
     async run(ctx, args) {
       const id = intFlag(args, 'id', 0, 2 ** 31)
-      const { data } = await ctx.invoke('fleet.hardware', id === undefined ? {} : { id })
+      const { data } = await ctx.invoke('telematics.hardware', id === undefined ? {} : { id })
       const text = (v: unknown) => (v === undefined || v === null ? '' : String(v))
       const date = (v: unknown) =>
         typeof v === 'number' ? new Date(v * 1000).toISOString().slice(0, 10) : ''
@@ -275,7 +275,7 @@ const telematicsVerbs: CliCommand[] = [
         )
       const core = await ctx.core()
       const local = localServiceCall(() => core.ensureLocalService())
-      const response = await local('fleet.importTrack', '/telematics/local/tracks', {
+      const response = await local('telematics.importTrack', '/telematics/local/tracks', {
         method: 'POST',
         body: JSON.stringify({
           path: source,

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { gisProjectPartSchema } from '../gis/project-part'
 import { layerStyleSchema } from './style'
 import { parseJsonText } from '../common/json-text'
+import { withCurrentAreaIds } from './renamed-areas'
 
 /**
  * The project file: the layer list with its styles, the map view and each area's own part (the drawings
@@ -157,5 +158,6 @@ export function readProject(input: string | unknown, fileName = 'The project fil
           .join('; ') || first?.message,
     }
   }
-  return { ok: true, project: checked.data }
+  // A file saved before an area took its name now (`fleet` layers) opens with the same layers.
+  return { ok: true, project: { ...checked.data, layers: withCurrentAreaIds(checked.data.layers) } }
 }

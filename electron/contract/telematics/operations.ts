@@ -66,12 +66,12 @@ const deviceId = z.number().int().min(0)
 
 /** The fleet area as the renderer (and the CLI) calls it. */
 export const telematicsOperations = {
-  'fleet.poll': op(
+  'telematics.poll': op(
     fleetPollRequestSchema,
     fleetPollSchema,
     'Live devices (§4.7) as columns for the map and the list, with `state` for what changed, and new alerts',
   ),
-  'fleet.device': op(
+  'telematics.device': op(
     z.object({ id: deviceId }).strict(),
     z.object({
       device: z.looseObject({ id: z.number() }),
@@ -79,43 +79,43 @@ export const telematicsOperations = {
     }),
     'One device (§2.6) with its hardware (§2.5a)',
   ),
-  'fleet.hardware': op(
+  'telematics.hardware': op(
     z.object({ id: deviceId.optional() }).strict(),
     z.object({ data: z.array(z.looseObject({ id: z.union([z.string(), z.number()]) })) }),
     'Hardware of the devices (§4.9), or of one physical device',
   ),
-  'fleet.status': op(
+  'telematics.status': op(
     empty,
     fleetStatusSchema,
     'Where the fleet comes from: the simulation, replays, geofences',
   ),
-  'fleet.configure': op(
+  'telematics.configure': op(
     fleetConfigureSchema,
     fleetStatusSchema,
     'Set the simulated fleet (vehicles, seed, road network) and the geofence layer (local service)',
   ),
-  'fleet.createZones': op(
+  'telematics.createZones': op(
     empty,
     fleetStatusSchema,
     'Create sample geofences over the simulated fleet’s network and use them as the geofence layer',
   ),
-  'fleet.geofences': op(empty, geofencesSchema, 'The geofences of the geofence layer, with their ids'),
-  'fleet.previewAlarm': op(
+  'telematics.geofences': op(empty, geofencesSchema, 'The geofences of the geofence layer, with their ids'),
+  'telematics.previewAlarm': op(
     alarmRequestSchema,
     requestPreviewSchema,
     'The exact alarm request (§4.8) with credentials redacted, as curl and as CLI',
   ),
-  'fleet.createAlarm': op(
+  'telematics.createAlarm': op(
     alarmRequestSchema,
     alarmCreatedSchema,
     'Create an alarm configuration (§4.8); an ambiguous outcome is reconciled by identity',
   ),
-  'fleet.alarms': op(
+  'telematics.alarms': op(
     empty,
     z.object({ configurations: z.array(alarmConfigurationSchema), supported: z.boolean() }),
     'Alarm configurations of the active profile (a local extension; unsupported elsewhere)',
   ),
-  'fleet.alerts': op(
+  'telematics.alerts': op(
     z
       .object({
         since: z.number().min(0).optional(),
@@ -126,7 +126,7 @@ export const telematicsOperations = {
     z.object({ alerts: z.array(alertSchema) }),
     'Alert history, newest first',
   ),
-  'fleet.importTrack': op(
+  'telematics.importTrack': op(
     z
       .object({
         /**
@@ -141,7 +141,7 @@ export const telematicsOperations = {
     replayTrackSchema,
     'Import a recorded track as a replayed device',
   ),
-  'fleet.controlTrack': op(
+  'telematics.controlTrack': op(
     z
       .object({
         id: z.string().min(1).max(64),
@@ -153,7 +153,7 @@ export const telematicsOperations = {
     replayTrackSchema,
     'Play, pause, change the speed of, or restart a replayed track',
   ),
-  'fleet.removeTrack': op(
+  'telematics.removeTrack': op(
     z.object({ id: z.string().min(1).max(64) }).strict(),
     z.object({ removed: z.string() }),
     'Remove a replayed track and its device',

@@ -121,7 +121,7 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
   }
 
   registry.add(telematicsOperations, {
-    'fleet.poll': async ({ state, includeInActive, alertsSince }) => {
+    'telematics.poll': async ({ state, includeInActive, alertsSince }) => {
       const profile = await core.readyProfile()
       // The local service's columns when it advertises them (no §2.6 records to read), else §2.6 records.
       const list = unwrap(
@@ -150,11 +150,12 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       return { serverTime, full: state === undefined, devices, alerts, alertHistory }
     },
 
-    'fleet.device': async ({ id }) => {
+    'telematics.device': async ({ id }) => {
       await core.readyProfile()
       const found = unwrap(await core.client.telematics.devices({ id }))
       const record = found.data.find((d) => num(d.id) === id) ?? found.data[0]
-      if (!record) throw new GeoFailure('not-found', `fleet.device: device ${id} not found`, { field: 'id' })
+      if (!record)
+        throw new GeoFailure('not-found', `telematics.device: device ${id} not found`, { field: 'id' })
       const hardware = await core.client.telematics.hardware({})
       const mapped = hardware.ok
         ? (hardware.value.data.find(
@@ -165,37 +166,37 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       return { device: { ...record, id: num(record.id) ?? id }, hardware: mapped }
     },
 
-    'fleet.hardware': async ({ id }) => {
+    'telematics.hardware': async ({ id }) => {
       await core.readyProfile()
       return unwrap(await core.client.telematics.hardware(id === undefined ? {} : { id }))
     },
 
-    'fleet.status': async () => {
+    'telematics.status': async () => {
       const profile = await core.readyProfile()
       if (!profile.builtIn) return cloudStatus()
-      return fleetStatusSchema.parse(await localJson('fleet.status', '/telematics/local/fleet'))
+      return fleetStatusSchema.parse(await localJson('telematics.status', '/telematics/local/fleet'))
     },
 
-    'fleet.configure': async (change) =>
+    'telematics.configure': async (change) =>
       fleetStatusSchema.parse(
-        await localJson('fleet.configure', '/telematics/local/fleet', {
+        await localJson('telematics.configure', '/telematics/local/fleet', {
           method: 'PUT',
           body: JSON.stringify(change),
         }),
       ),
 
-    'fleet.createZones': async () =>
+    'telematics.createZones': async () =>
       fleetStatusSchema.parse(
-        await localJson('fleet.createZones', '/telematics/local/fleet/zones', { method: 'POST' }),
+        await localJson('telematics.createZones', '/telematics/local/fleet/zones', { method: 'POST' }),
       ),
 
-    'fleet.geofences': async () => {
+    'telematics.geofences': async () => {
       const profile = await core.readyProfile()
       if (!profile.builtIn) return { dataset: null, features: [] }
-      return geofencesSchema.parse(await localJson('fleet.geofences', '/telematics/local/geofences'))
+      return geofencesSchema.parse(await localJson('telematics.geofences', '/telematics/local/geofences'))
     },
 
-    'fleet.previewAlarm': async ({ fields, contentType, idempotencyKey }) => {
+    'telematics.previewAlarm': async ({ fields, contentType, idempotencyKey }) => {
       await core.readyProfile()
       const built = unwrap(
         await core.client.telematics.describeAlarm(fields, {
@@ -211,7 +212,7 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       return requestPreview(built, cli, core.redactor)
     },
 
-    'fleet.createAlarm': async ({ fields, contentType, idempotencyKey, confirm }) => {
+    'telematics.createAlarm': async ({ fields, contentType, idempotencyKey, confirm }) => {
       await core.readyProfile()
       const created = unwrap(
         await core.client.telematics.createAlarm(fields, {
@@ -233,7 +234,7 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       }
     },
 
-    'fleet.alarms': async () => {
+    'telematics.alarms': async () => {
       await core.readyProfile()
       const listed = await core.client.telematics.alarms()
       if (listed.ok) return { configurations: listed.value, supported: true }
@@ -242,7 +243,7 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       throw geoFailureOf(listed.error)
     },
 
-    'fleet.alerts': async ({ since, deviceId, limit }) => {
+    'telematics.alerts': async ({ since, deviceId, limit }) => {
       await core.readyProfile()
       const listed = unwrap(
         await core.client.telematics.alerts({
@@ -254,13 +255,13 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       return { alerts: listed.data }
     },
 
-    'fleet.importTrack': async ({ file, name, speed }) => {
-      await localProfile('fleet.importTrack')
+    'telematics.importTrack': async ({ file, name, speed }) => {
+      await localProfile('telematics.importTrack')
       const importFiles = core.ports.importFiles
       if (!importFiles)
         throw new GeoFailure(
           'local-configuration',
-          'fleet.importTrack: this host takes no files for import; use geo-analyst fleet replay FILE',
+          'telematics.importTrack: this host takes no files for import; use geo-analyst telematics replay FILE',
         )
       const source = await importFiles.take(file)
       try {
@@ -269,8 +270,9 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
           (source.size > TRACK_IMPORT_MAX_BYTES
             ? `${source.fileName} is larger than the ${TRACK_IMPORT_MAX_BYTES / 1048576} MiB a track may have`
             : null)
-        if (problem) throw new GeoFailure('validation', `fleet.importTrack: ${problem}`, { field: 'file' })
-        const track = await local('fleet.importTrack', '/telematics/local/tracks', {
+        if (problem)
+          throw new GeoFailure('validation', `telematics.importTrack: ${problem}`, { field: 'file' })
+        const track = await local('telematics.importTrack', '/telematics/local/tracks', {
           method: 'POST',
           body: JSON.stringify({
             path: source.path,
@@ -285,16 +287,16 @@ export function registerTelematicsHandlers(registry: HandlerRegistry, core: Core
       }
     },
 
-    'fleet.controlTrack': async ({ id, ...change }) =>
+    'telematics.controlTrack': async ({ id, ...change }) =>
       replayTrackSchema.parse(
-        await localJson('fleet.controlTrack', `/telematics/local/tracks/${encodeURIComponent(id)}`, {
+        await localJson('telematics.controlTrack', `/telematics/local/tracks/${encodeURIComponent(id)}`, {
           method: 'PUT',
           body: JSON.stringify(change),
         }),
       ),
 
-    'fleet.removeTrack': async ({ id }) => {
-      await localJson('fleet.removeTrack', `/telematics/local/tracks/${encodeURIComponent(id)}`, {
+    'telematics.removeTrack': async ({ id }) => {
+      await localJson('telematics.removeTrack', `/telematics/local/tracks/${encodeURIComponent(id)}`, {
         method: 'DELETE',
       })
       return { removed: id }

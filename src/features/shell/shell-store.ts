@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref, watch } from 'vue'
 import type { CredentialName } from '@contract/index'
+import { currentAreaId } from '@contract/map/renamed-areas'
 import type { SettingsSection } from './shell'
 
 /** Where the layout is kept between runs (UI state only: no data, no secret). */
@@ -47,11 +48,16 @@ export function readLayout(from: Storage | null = storage()): SavedLayout {
   const s = saved as Record<string, unknown>
   const text = (v: unknown) => (typeof v === 'string' && v.length <= 100 ? v : null)
   const flag = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback)
+  // Area and panel ids under the area's name now: a layout kept while Fleet was `fleet` opens it again.
+  const id = (v: unknown) => {
+    const t = text(v)
+    return t === null ? null : currentAreaId(t)
+  }
   return {
-    activeArea: text(s['activeArea']),
+    activeArea: id(s['activeArea']),
     sideOpen: flag(s['sideOpen'], true),
     bottomOpen: flag(s['bottomOpen'], true),
-    bottomTab: text(s['bottomTab']),
+    bottomTab: id(s['bottomTab']),
     bottomTabs: tabsOf(s['bottomTabs']),
   }
 }
@@ -61,7 +67,9 @@ function tabsOf(value: unknown): Record<string, string> {
   const entries = Object.entries(value as Record<string, unknown>).filter(
     (e): e is [string, string] => e[0].length <= 100 && typeof e[1] === 'string' && e[1].length <= 100,
   )
-  return Object.fromEntries(entries.slice(0, MAX_REMEMBERED_TABS))
+  return Object.fromEntries(
+    entries.slice(0, MAX_REMEMBERED_TABS).map(([area, tab]) => [currentAreaId(area), currentAreaId(tab)]),
+  )
 }
 
 export interface SettingsRequest {

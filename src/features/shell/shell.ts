@@ -69,7 +69,7 @@ export interface CommandContribution {
 }
 
 export interface AreaDefinition {
-  /** `places`, `routing`, `fleet`, `gis`, `vision`. */
+  /** `places`, `routing`, `telematics`, `gis`, `vision`. */
   id: string
   /** The activity bar entry's accessible name, e.g. "Spatial analytics". */
   title: string

@@ -131,7 +131,7 @@ export const useAlarmFormStore = defineStore('fleet-alarm-form', () => {
     if (!valid.value || creating.value) return
     creating.value = true
     try {
-      const result = await geo['fleet.createAlarm'](request(confirm))
+      const result = await geo['telematics.createAlarm'](request(confirm))
       if (result.ok) {
         key = null
         outcome.value = {
@@ -157,7 +157,7 @@ export const useAlarmFormStore = defineStore('fleet-alarm-form', () => {
   async function check(): Promise<void> {
     const current = outcome.value
     if (current?.kind !== 'unknown' || !key) return
-    const result = await geo['fleet.alarms']({})
+    const result = await geo['telematics.alarms']({})
     if (!result.ok) {
       outcome.value = {
         ...current,
@@ -177,7 +177,7 @@ export const useAlarmFormStore = defineStore('fleet-alarm-form', () => {
   }
 
   async function preview() {
-    return geo['fleet.previewAlarm']({
+    return geo['telematics.previewAlarm']({
       fields: JSON.parse(JSON.stringify(fields.value)) as AlarmRequest['fields'],
     })
   }

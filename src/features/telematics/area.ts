@@ -6,12 +6,12 @@ import { useShellStore } from '../shell/shell-store'
 
 /** Panel ids of the fleet area, for `panel.show`. */
 export const FLEET_PANELS = {
-  devices: 'fleet.devices',
-  alarm: 'fleet.alarm',
-  replay: 'fleet.replay',
-  device: 'fleet.device',
-  alerts: 'fleet.alerts',
-  hardware: 'fleet.hardware',
+  devices: 'telematics.devices',
+  alarm: 'telematics.alarm',
+  replay: 'telematics.replay',
+  device: 'telematics.device',
+  alerts: 'telematics.alerts',
+  hardware: 'telematics.hardware',
 } as const
 
 /** How long opening the area waits for the first devices before leaving the map where it is. */
@@ -47,7 +47,7 @@ async function firstDevicesBox(): Promise<LonLatBox | null> {
  * Polling starts the first time the area is opened and goes on while the window is shown.
  */
 export default defineArea({
-  id: 'fleet',
+  id: 'telematics',
   title: 'Fleet',
   order: 30,
   // A navigation arrow: a vehicle's heading.
@@ -77,9 +77,9 @@ export default defineArea({
       component: lazyPanel(() => import('./HardwareTable.vue')),
     },
   ],
-  mapLayers: [{ id: 'fleet.live', component: lazyMapPart(() => import('./FleetLayers.vue')) }],
+  mapLayers: [{ id: 'telematics.live', component: lazyMapPart(() => import('./FleetLayers.vue')) }],
   mapControls: [
-    { id: 'fleet.notifications', component: lazyMapPart(() => import('./AlertNotifications.vue')) },
+    { id: 'telematics.notifications', component: lazyMapPart(() => import('./AlertNotifications.vue')) },
   ],
   // The fleet opens on its vehicles: the first time, the map goes to them unless some are in view.
   dataExtent: async () => {
@@ -94,7 +94,7 @@ export default defineArea({
     const stopWatch = watch(
       () => layout.activeArea,
       (area) => {
-        if (area !== 'fleet') return
+        if (area !== 'telematics') return
         queueMicrotask(() => stopWatch())
         void import('./fleet-store').then(({ useFleetStore }) => {
           if (stopped) return

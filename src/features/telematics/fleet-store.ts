@@ -24,13 +24,13 @@ export {
 } from './fleet-rows'
 
 /**
- * The live fleet: devices from `fleet.poll` (the whole fleet once, then only what changed since the
+ * The live fleet: devices from `telematics.poll` (the whole fleet once, then only what changed since the
  * last `serverTime`), polled every few seconds while live and the window is visible; the list's search
  * and status filter; the selected and followed device; trails of the last minutes; the alerts feed; the
  * fleet's source (simulation, replays, geofences). Devices are held in a map replaced per poll (a poll
  * of 5,000 devices must not make 5,000 reactive objects); `version` says when it changed.
  */
-export const useFleetStore = defineStore('fleet', () => {
+export const useFleetStore = defineStore('telematics', () => {
   const devices = shallowRef<Map<number, DeviceRow>>(new Map())
   /** Bumped after every poll that changed devices; `changed` holds their ids (null: all of them). */
   const version = ref(0)
@@ -136,7 +136,7 @@ export const useFleetStore = defineStore('fleet', () => {
     const seq = ++pollSeq
     polling.value = true
     const since = options.full ? null : serverTime.value
-    const result = await geo['fleet.poll'](
+    const result = await geo['telematics.poll'](
       since === null
         ? includeInactive.value
           ? { includeInActive: true }
@@ -160,7 +160,7 @@ export const useFleetStore = defineStore('fleet', () => {
   }
 
   async function loadDetail(id: number): Promise<void> {
-    const result = await geo['fleet.device']({ id })
+    const result = await geo['telematics.device']({ id })
     if (selectedId.value !== id) return
     if (result.ok) {
       detail.value = result.value as DeviceDetail

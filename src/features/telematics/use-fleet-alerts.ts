@@ -35,7 +35,7 @@ export function useFleetAlerts() {
   }
 
   async function loadAlerts(): Promise<void> {
-    const result = await geo['fleet.alerts']({ limit: 200 })
+    const result = await geo['telematics.alerts']({ limit: 200 })
     if (result.ok) {
       alertsError.value = null
       addAlerts(result.value.alerts, false)

@@ -15,7 +15,7 @@ export function useFleetSource(pollAll: () => Promise<void>) {
   const geofencesError = ref<GeoError | null>(null)
 
   async function refreshStatus(): Promise<void> {
-    const result = await geo['fleet.status']({})
+    const result = await geo['telematics.status']({})
     if (result.ok) {
       status.value = result.value
       statusError.value = null
@@ -26,7 +26,7 @@ export function useFleetSource(pollAll: () => Promise<void>) {
   async function configure(request: FleetConfigure): Promise<boolean> {
     configuring.value = true
     try {
-      const result = await geo['fleet.configure'](request)
+      const result = await geo['telematics.configure'](request)
       if (!result.ok) {
         statusError.value = result.error
         return false
@@ -44,7 +44,7 @@ export function useFleetSource(pollAll: () => Promise<void>) {
 
   async function createZones(): Promise<void> {
     configuring.value = true
-    const result = await geo['fleet.createZones']({})
+    const result = await geo['telematics.createZones']({})
     configuring.value = false
     if (!result.ok) {
       statusError.value = result.error
@@ -56,7 +56,7 @@ export function useFleetSource(pollAll: () => Promise<void>) {
   }
 
   async function loadGeofences(): Promise<void> {
-    const result = await geo['fleet.geofences']({})
+    const result = await geo['telematics.geofences']({})
     if (result.ok) {
       geofences.value = result.value
       geofencesError.value = null

@@ -30,7 +30,7 @@ describe('the fleet through the browser host', () => {
     const headers = { 'x-geo-session': host.secret }
     const op = webOp(host)
 
-    expect(await op('fleet.configure', { vehicles: 0 })).toMatchObject({ ok: true })
+    expect(await op('telematics.configure', { vehicles: 0 })).toMatchObject({ ok: true })
     const uploaded = (await (
       await fetch(`${host.url}api/upload`, {
         method: 'POST',
@@ -38,23 +38,25 @@ describe('the fleet through the browser host', () => {
         body: CSV.join('\n'),
       })
     ).json()) as { value: { file: string } }
-    const track = await op('fleet.importTrack', { file: uploaded.value.file, name: 'Delivery' })
+    const track = await op('telematics.importTrack', { file: uploaded.value.file, name: 'Delivery' })
     expect(track).toMatchObject({ ok: true, value: { name: 'Delivery', points: 2, recordedSeconds: 60 } })
     const deviceId = track.value!.deviceId as number
 
-    const poll = await op('fleet.poll', {})
+    const poll = await op('telematics.poll', {})
     expect(poll).toMatchObject({
       ok: true,
       value: { full: true, devices: { id: [deviceId], name: ['Delivery'] } },
     })
-    const created = await op('fleet.createAlarm', {
+    const created = await op('telematics.createAlarm', {
       fields: { alarmType: 29, deviceId: [deviceId], duration: 60 },
       contentType: 'form',
     })
     expect(created).toMatchObject({ ok: true, value: { status: 201, configuration: { alarmType: 29 } } })
-    const hardware = await op('fleet.hardware', {})
+    const hardware = await op('telematics.hardware', {})
     expect(hardware).toMatchObject({ ok: true, value: { data: [{ mappedDeviceIds: [deviceId] }] } })
-    const bad = await op('fleet.createAlarm', { fields: { alarmType: 26, deviceId: [deviceId], type: 2 } })
+    const bad = await op('telematics.createAlarm', {
+      fields: { alarmType: 26, deviceId: [deviceId], type: 2 },
+    })
     expect(bad).toMatchObject({ ok: false, error: { failureClass: 'validation', field: 'geofenceId' } })
   })
 })

@@ -153,172 +153,173 @@ export function createFakeFleet(offeredName: (ref: string) => string) {
     preparing: false,
   })
 
-  const handlers: { [K in Extract<OperationName, `fleet.${string}`>]: (request: never) => Result<unknown> } =
-    {
-      'fleet.poll': (request: { state?: number; alertsSince?: number; includeInActive?: boolean }) => {
-        state.polls++
-        state.serverTime += 5
-        // Moving devices move a little east each poll.
-        for (const d of state.devices)
-          if (d.speed > 0) {
-            d.lon += 0.001
-            d.time = state.serverTime
-          }
-        const since = request.state
-        // With `state`, only active devices with newer records (§4.7); inactive ones only when asked for.
-        const list =
-          since === undefined
-            ? state.devices.filter((d) => request.includeInActive || !d.inactive)
-            : state.devices.filter((d) => !d.inactive && d.time > since)
-        const alerts = request.alertsSince === undefined ? [] : state.pending.splice(0).reverse()
-        state.history.unshift(...alerts)
-        return ok({
-          serverTime: state.serverTime,
-          full: since === undefined,
-          devices: columns(list),
-          alerts,
-          alertHistory: true,
-        })
-      },
-      'fleet.device': ({ id }: { id: number }) => {
-        const d = state.devices.find((x) => x.id === id)
-        if (!d) return fail('not-found', `no device ${id} (203)`)
-        return ok({
-          device: {
-            id: d.id,
-            status: d.status,
-            source: 'simulation',
-            vehicleBattery: 12.6,
-            location: {
-              latitude: d.lat,
-              longitude: d.lon,
-              speedKph: d.speed,
-              heading: d.heading,
-              odometer: 1234.5,
-              gpsTime: d.time,
-              address: 'Avenyn, Göteborg',
-            },
-            deviceDetails: { name: d.name, deviceType: d.deviceType, registrationNumber: 'X' },
-            canInfo: { engineRPM: 1800, fuelLevel: 62.5, coolantTemp: 88, gearState: 4 },
-            deviceFaults: [{ code: 118, timetamp: 1_799_990_000, status: 1 }],
-            todaysDrive: { todayKms: 42.3, todayMovementTime: 3720, todayIdleTime: 600, todayDriveCount: 3 },
+  const handlers: {
+    [K in Extract<OperationName, `telematics.${string}`>]: (request: never) => Result<unknown>
+  } = {
+    'telematics.poll': (request: { state?: number; alertsSince?: number; includeInActive?: boolean }) => {
+      state.polls++
+      state.serverTime += 5
+      // Moving devices move a little east each poll.
+      for (const d of state.devices)
+        if (d.speed > 0) {
+          d.lon += 0.001
+          d.time = state.serverTime
+        }
+      const since = request.state
+      // With `state`, only active devices with newer records (§4.7); inactive ones only when asked for.
+      const list =
+        since === undefined
+          ? state.devices.filter((d) => request.includeInActive || !d.inactive)
+          : state.devices.filter((d) => !d.inactive && d.time > since)
+      const alerts = request.alertsSince === undefined ? [] : state.pending.splice(0).reverse()
+      state.history.unshift(...alerts)
+      return ok({
+        serverTime: state.serverTime,
+        full: since === undefined,
+        devices: columns(list),
+        alerts,
+        alertHistory: true,
+      })
+    },
+    'telematics.device': ({ id }: { id: number }) => {
+      const d = state.devices.find((x) => x.id === id)
+      if (!d) return fail('not-found', `no device ${id} (203)`)
+      return ok({
+        device: {
+          id: d.id,
+          status: d.status,
+          source: 'simulation',
+          vehicleBattery: 12.6,
+          location: {
+            latitude: d.lat,
+            longitude: d.lon,
+            speedKph: d.speed,
+            heading: d.heading,
+            odometer: 1234.5,
+            gpsTime: d.time,
+            address: 'Avenyn, Göteborg',
           },
-          hardware: {
-            id: `HW${d.id}`,
-            name: `${d.name} tracker`,
-            deviceTypeName: 'AIS140',
-            mappedDeviceIds: [d.id],
-            installDate: 1_700_000_000,
-          },
+          deviceDetails: { name: d.name, deviceType: d.deviceType, registrationNumber: 'X' },
+          canInfo: { engineRPM: 1800, fuelLevel: 62.5, coolantTemp: 88, gearState: 4 },
+          deviceFaults: [{ code: 118, timetamp: 1_799_990_000, status: 1 }],
+          todaysDrive: { todayKms: 42.3, todayMovementTime: 3720, todayIdleTime: 600, todayDriveCount: 3 },
+        },
+        hardware: {
+          id: `HW${d.id}`,
+          name: `${d.name} tracker`,
+          deviceTypeName: 'AIS140',
+          mappedDeviceIds: [d.id],
+          installDate: 1_700_000_000,
+        },
+      })
+    },
+    'telematics.hardware': () =>
+      ok({
+        data: state.devices.map((d) => ({
+          id: `HW${d.id}`,
+          name: `${d.name} tracker`,
+          deviceTypeName: 'AIS140',
+          active: true,
+        })),
+      }),
+    'telematics.status': () => ok(status()),
+    'telematics.configure': (request: { vehicles?: number }) => {
+      if (request.vehicles !== undefined) state.devices = state.devices.slice(0, request.vehicles)
+      return ok(status())
+    },
+    'telematics.createZones': () => {
+      state.geofenceIds = [1, 2]
+      return ok(status())
+    },
+    'telematics.geofences': () =>
+      ok({
+        dataset: state.geofenceIds.length ? 'zones' : null,
+        features: state.geofenceIds.map((id) => ({
+          type: 'Feature' as const,
+          id,
+          properties: { name: id === 1 ? 'Depot' : 'Harbour' },
+          geometry: square(11.95 + id * 0.02, 57.7, 0.01),
+        })),
+      }),
+    'telematics.previewAlarm': (request: { fields: Record<string, unknown> }) =>
+      ok({
+        method: 'POST',
+        url: 'http://127.0.0.1:1/telematics/alarm',
+        query: [],
+        headers: [['Authorization', 'Bearer [REDACTED]']],
+        body: JSON.stringify(request.fields),
+        curl: "curl -X POST 'http://127.0.0.1:1/telematics/alarm' -H 'Authorization: Bearer [REDACTED]'",
+        cli: 'geo-analyst fleet alarm create',
+      }),
+    'telematics.createAlarm': (request: { fields: Record<string, unknown>; idempotencyKey?: string }) => {
+      const checked = validateAlarm(request.fields, { geofenceIds: state.geofenceIds })
+      if (!checked.ok) {
+        const first = checked.issues[0]!
+        return fail('validation', checked.issues.map((i) => `${i.field} ${i.rule}`).join('; '), {
+          field: first.field,
+          status: 400,
         })
-      },
-      'fleet.hardware': () =>
-        ok({
-          data: state.devices.map((d) => ({
-            id: `HW${d.id}`,
-            name: `${d.name} tracker`,
-            deviceTypeName: 'AIS140',
-            active: true,
-          })),
-        }),
-      'fleet.status': () => ok(status()),
-      'fleet.configure': (request: { vehicles?: number }) => {
-        if (request.vehicles !== undefined) state.devices = state.devices.slice(0, request.vehicles)
-        return ok(status())
-      },
-      'fleet.createZones': () => {
-        state.geofenceIds = [1, 2]
-        return ok(status())
-      },
-      'fleet.geofences': () =>
-        ok({
-          dataset: state.geofenceIds.length ? 'zones' : null,
-          features: state.geofenceIds.map((id) => ({
-            type: 'Feature' as const,
-            id,
-            properties: { name: id === 1 ? 'Depot' : 'Harbour' },
-            geometry: square(11.95 + id * 0.02, 57.7, 0.01),
-          })),
-        }),
-      'fleet.previewAlarm': (request: { fields: Record<string, unknown> }) =>
-        ok({
-          method: 'POST',
-          url: 'http://127.0.0.1:1/telematics/alarm',
-          query: [],
-          headers: [['Authorization', 'Bearer [REDACTED]']],
-          body: JSON.stringify(request.fields),
-          curl: "curl -X POST 'http://127.0.0.1:1/telematics/alarm' -H 'Authorization: Bearer [REDACTED]'",
-          cli: 'geo-analyst fleet alarm create',
-        }),
-      'fleet.createAlarm': (request: { fields: Record<string, unknown>; idempotencyKey?: string }) => {
-        const checked = validateAlarm(request.fields, { geofenceIds: state.geofenceIds })
-        if (!checked.ok) {
-          const first = checked.issues[0]!
-          return fail('validation', checked.issues.map((i) => `${i.field} ${i.rule}`).join('; '), {
-            field: first.field,
-            status: 400,
-          })
-        }
-        const existing = state.configurations.find((c) => c.idempotencyKey === request.idempotencyKey)
-        if (existing) return ok({ configuration: existing, status: 201, fingerprint: 'fp', replayed: true })
-        const configuration = {
-          id: state.configurations.length + 1,
-          ...checked.value,
-          ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
-        }
-        state.configurations.push(configuration)
-        return ok({ configuration, status: 201, fingerprint: 'fp' })
-      },
-      'fleet.alarms': () => ok({ configurations: state.configurations, supported: true }),
-      'fleet.alerts': () => ok({ alerts: state.history }),
-      'fleet.importTrack': ({ file }: { file: string }) => {
-        const fileName = offeredName(file)
-        const track: ReplayTrack = {
-          id: `track-${state.tracks.length + 1}`,
-          deviceId: 900 + state.tracks.length,
-          name: fileName.replace(/\.[^.]*$/, ''),
-          points: 3,
-          recordedSeconds: 120,
-          speed: 1,
-          playing: true,
-          position: 0,
-          ended: false,
-        }
-        state.tracks.push(track)
-        state.devices.push({
-          id: track.deviceId,
-          name: track.name,
-          deviceType: 'car',
-          status: 1,
-          lon: 11.96,
-          lat: 57.7,
-          heading: 45,
-          speed: 30,
-          time: state.serverTime,
-        })
-        return ok(track)
-      },
-      'fleet.controlTrack': (request: {
-        id: string
-        playing?: boolean
-        speed?: number
-        restart?: boolean
-      }) => {
-        const track = state.tracks.find((t) => t.id === request.id)
-        if (!track) return fail('not-found', `no track ${request.id}`)
-        if (request.playing !== undefined) track.playing = request.playing
-        if (request.speed !== undefined) track.speed = request.speed
-        if (request.restart) track.position = 0
-        return ok(track)
-      },
-      'fleet.removeTrack': ({ id }: { id: string }) => {
-        const track = state.tracks.find((t) => t.id === id)
-        if (!track) return fail('not-found', `no track ${id}`)
-        state.tracks = state.tracks.filter((t) => t !== track)
-        state.devices = state.devices.filter((d) => d.id !== track.deviceId)
-        return ok({ removed: id })
-      },
-    }
+      }
+      const existing = state.configurations.find((c) => c.idempotencyKey === request.idempotencyKey)
+      if (existing) return ok({ configuration: existing, status: 201, fingerprint: 'fp', replayed: true })
+      const configuration = {
+        id: state.configurations.length + 1,
+        ...checked.value,
+        ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+      }
+      state.configurations.push(configuration)
+      return ok({ configuration, status: 201, fingerprint: 'fp' })
+    },
+    'telematics.alarms': () => ok({ configurations: state.configurations, supported: true }),
+    'telematics.alerts': () => ok({ alerts: state.history }),
+    'telematics.importTrack': ({ file }: { file: string }) => {
+      const fileName = offeredName(file)
+      const track: ReplayTrack = {
+        id: `track-${state.tracks.length + 1}`,
+        deviceId: 900 + state.tracks.length,
+        name: fileName.replace(/\.[^.]*$/, ''),
+        points: 3,
+        recordedSeconds: 120,
+        speed: 1,
+        playing: true,
+        position: 0,
+        ended: false,
+      }
+      state.tracks.push(track)
+      state.devices.push({
+        id: track.deviceId,
+        name: track.name,
+        deviceType: 'car',
+        status: 1,
+        lon: 11.96,
+        lat: 57.7,
+        heading: 45,
+        speed: 30,
+        time: state.serverTime,
+      })
+      return ok(track)
+    },
+    'telematics.controlTrack': (request: {
+      id: string
+      playing?: boolean
+      speed?: number
+      restart?: boolean
+    }) => {
+      const track = state.tracks.find((t) => t.id === request.id)
+      if (!track) return fail('not-found', `no track ${request.id}`)
+      if (request.playing !== undefined) track.playing = request.playing
+      if (request.speed !== undefined) track.speed = request.speed
+      if (request.restart) track.position = 0
+      return ok(track)
+    },
+    'telematics.removeTrack': ({ id }: { id: string }) => {
+      const track = state.tracks.find((t) => t.id === id)
+      if (!track) return fail('not-found', `no track ${id}`)
+      state.tracks = state.tracks.filter((t) => t !== track)
+      state.devices = state.devices.filter((d) => d.id !== track.deviceId)
+      return ok({ removed: id })
+    },
+  }
 
   return {
     state,

@@ -1,4 +1,5 @@
 import { projectLayerSchema, type ProjectLayer } from '@contract/index'
+import { withCurrentAreaIds } from '@contract/map/renamed-areas'
 
 /** Where the layer list is kept between runs (styles, order, visibility; no data). */
 export const LAYERS_STORAGE_KEY = 'geo-analyst.layers'
@@ -22,10 +23,13 @@ export function readSavedLayers(from: Storage | null = storage()): ProjectLayer[
       layers?: unknown
     } | null
     if (!saved || saved.version !== STORAGE_VERSION || !Array.isArray(saved.layers)) return []
-    return saved.layers.flatMap((l) => {
-      const checked = projectLayerSchema.safeParse(l)
-      return checked.success ? [checked.data] : []
-    })
+    // A list kept before an area took its name now (`fleet` layers) brings back the same layers.
+    return withCurrentAreaIds(
+      saved.layers.flatMap((l) => {
+        const checked = projectLayerSchema.safeParse(l)
+        return checked.success ? [checked.data] : []
+      }),
+    )
   } catch {
     return []
   }

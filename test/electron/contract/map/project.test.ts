@@ -39,6 +39,41 @@ describe('readProject', () => {
     expect(readProject('{')).toMatchObject({ ok: false, problem: 'not-json' })
   })
 
+  it('opens a file saved while the telematics area was `fleet` with the same layers, named as the area is now', () => {
+    const layer = (id: string, area: string, extra: object = {}) => ({
+      id,
+      title: id,
+      kind: 'devices',
+      area,
+      visible: true,
+      opacity: 1,
+      style: null,
+      ...extra,
+    })
+    const reading = readProject(
+      JSON.stringify({
+        ...minimal,
+        layers: [
+          layer('fleet.devices', 'fleet', { visible: false, opacity: 0.4 }),
+          layer('fleet.geofences', 'fleet', { kind: 'geofences', ref: 'zones' }),
+          // Another area's layer whose name merely holds the word is its own.
+          layer('gis.dataset:fleet.depots', 'gis', { kind: 'dataset', ref: 'fleet.depots' }),
+          // Listed under both names (an old and a new save merged by hand): the first is the one kept.
+          layer('telematics.devices', 'telematics', { opacity: 0.9 }),
+          layer('map.basemap', 'map', { kind: 'basemap' }),
+        ],
+      }),
+    )
+    expect(reading.ok).toBe(true)
+    if (!reading.ok) return
+    expect(reading.project.layers.map((l) => [l.id, l.area, l.visible, l.opacity, l.ref])).toEqual([
+      ['telematics.devices', 'telematics', false, 0.4, undefined],
+      ['telematics.geofences', 'telematics', true, 1, 'zones'],
+      ['gis.dataset:fleet.depots', 'gis', true, 1, 'fleet.depots'],
+      ['map.basemap', 'map', true, 1, undefined],
+    ])
+  })
+
   it('checks an area part with its area schema and names the place', () => {
     const reading = readProject({ ...minimal, areas: { gis: { drawings: { type: 'Nope', features: [] } } } })
     expect(reading).toMatchObject({ ok: false, problem: 'broken' })

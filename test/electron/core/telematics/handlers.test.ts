@@ -16,10 +16,10 @@ describe('fleet operations of the core (Local profile)', () => {
   it('imports a track by reference, polls it as columns, creates and lists an alarm, and previews it redacted', async () => {
     let ms = Date.UTC(2026, 0, 12, 9, 0, 0)
     const core = await localCore({ now: () => ms })
-    const status = await core.call('fleet.configure', { vehicles: 0 })
+    const status = await core.call('telematics.configure', { vehicles: 0 })
     expect(status).toMatchObject({ ok: true, value: { source: 'local', simulated: true, vehicles: 0 } })
 
-    const imported = await core.call('fleet.importTrack', {
+    const imported = await core.call('telematics.importTrack', {
       file: await core.offer(GPX, 'run.gpx'),
       speed: 2,
     })
@@ -29,18 +29,20 @@ describe('fleet operations of the core (Local profile)', () => {
     })
     const track = (imported as { value: ReplayTrack }).value
 
-    const full = (await core.call('fleet.poll', { alertsSince: 0 })) as { ok: true; value: FleetPoll }
+    const full = (await core.call('telematics.poll', { alertsSince: 0 })) as { ok: true; value: FleetPoll }
     expect(full.value).toMatchObject({ full: true, alertHistory: true, alerts: [] })
     expect(full.value.devices.id).toEqual([track.deviceId])
     expect(full.value.devices.lat[0]).toBeCloseTo(57.7, 3)
     ms += 5000
-    const changed = (await core.call('fleet.poll', { state: full.value.serverTime })) as { value: FleetPoll }
+    const changed = (await core.call('telematics.poll', { state: full.value.serverTime })) as {
+      value: FleetPoll
+    }
     expect(changed.value.full).toBe(false)
     expect(changed.value.devices.id).toEqual([track.deviceId])
     expect(changed.value.serverTime).toBe(full.value.serverTime + 5)
 
     const fields = { alarmType: '22', deviceId: String(track.deviceId), limit: '80', duration: '30' }
-    const preview = await core.call('fleet.previewAlarm', { fields })
+    const preview = await core.call('telematics.previewAlarm', { fields })
     expect(preview).toMatchObject({ ok: true, value: { method: 'POST' } })
     const shown = JSON.stringify(preview)
     expect(shown).toContain('Idempotency-Key')
@@ -50,46 +52,46 @@ describe('fleet operations of the core (Local profile)', () => {
     expect(shown).not.toContain(token)
     expect((preview as { value: { cli: string } }).value.cli).toContain('geo-analyst call telematics.alarm')
 
-    const created = await core.call('fleet.createAlarm', { fields })
+    const created = await core.call('telematics.createAlarm', { fields })
     expect(created).toMatchObject({
       ok: true,
       value: { status: 201, configuration: { id: 1, alarmType: 22, limit: 80, deviceId: [track.deviceId] } },
     })
-    const listed = await core.call('fleet.alarms', {})
+    const listed = await core.call('telematics.alarms', {})
     expect(listed).toMatchObject({ ok: true, value: { supported: true, configurations: [{ id: 1 }] } })
 
-    const device = await core.call('fleet.device', { id: track.deviceId })
+    const device = await core.call('telematics.device', { id: track.deviceId })
     expect(device).toMatchObject({
       ok: true,
       value: { device: { id: track.deviceId }, hardware: { mappedDeviceIds: [track.deviceId] } },
     })
-    expect(await core.call('fleet.device', { id: 3 })).toMatchObject({
+    expect(await core.call('telematics.device', { id: 3 })).toMatchObject({
       ok: false,
       error: { failureClass: 'not-found' },
     })
 
-    const paused = await core.call('fleet.controlTrack', { id: track.id, playing: false })
+    const paused = await core.call('telematics.controlTrack', { id: track.id, playing: false })
     expect(paused).toMatchObject({ ok: true, value: { playing: false } })
-    expect(await core.call('fleet.removeTrack', { id: track.id })).toMatchObject({ ok: true })
-    const after = (await core.call('fleet.status', {})) as { value: FleetStatus }
+    expect(await core.call('telematics.removeTrack', { id: track.id })).toMatchObject({ ok: true })
+    const after = (await core.call('telematics.status', {})) as { value: FleetStatus }
     expect(after.value.tracks).toEqual([])
   })
 
   it('refuses a bad alarm with every field named and a file that is no track by its name', async () => {
     const core = await localCore()
-    await core.call('fleet.configure', { vehicles: 0 })
-    const bad = await core.call('fleet.createAlarm', { fields: { alarmType: '22', deviceId: '1' } })
+    await core.call('telematics.configure', { vehicles: 0 })
+    const bad = await core.call('telematics.createAlarm', { fields: { alarmType: '22', deviceId: '1' } })
     expect(bad).toMatchObject({ ok: false, error: { failureClass: 'validation' } })
     const message = (bad as { error: { message: string } }).error.message
     expect(message).toMatch(/duration/)
     expect(message).toMatch(/limit/)
-    const notTrack = await core.call('fleet.importTrack', { file: await core.offer('x', 'notes.kml') })
+    const notTrack = await core.call('telematics.importTrack', { file: await core.offer('x', 'notes.kml') })
     expect(notTrack).toMatchObject({ ok: false, error: { failureClass: 'validation', field: 'file' } })
-    const broken = await core.call('fleet.importTrack', {
+    const broken = await core.call('telematics.importTrack', {
       file: await core.offer('time,lat\n1,2', 'bad.csv'),
     })
     expect(broken).toMatchObject({ ok: false, error: { failureClass: 'validation' } })
-    expect((await core.call('fleet.status', {})) as { value: FleetStatus }).toMatchObject({
+    expect((await core.call('telematics.status', {})) as { value: FleetStatus }).toMatchObject({
       value: { tracks: [] },
     })
   })

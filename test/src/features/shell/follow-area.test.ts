@@ -56,7 +56,7 @@ describe('the map follows the area', () => {
     await waitFor(() => expect(fitBox()).toEqual(NETWORK_BOX))
     // Once: the analyst moves on and comes back; where the map is is theirs now.
     const after = fits()
-    useShellStore().chooseArea('fleet')
+    useShellStore().chooseArea('telematics')
     await waitFor(() => expect(fits()).toBe(after + 1))
     useShellStore().chooseArea('routing')
     await settle()
@@ -70,7 +70,7 @@ describe('the map follows the area', () => {
     await settle()
     expect(fits()).toBe(0)
     useMapStore().setViewBox(INDIA)
-    useShellStore().chooseArea('fleet')
+    useShellStore().chooseArea('telematics')
     await waitFor(() => expect(fitBox()).not.toBeNull())
     const [w, s, e, n] = fitBox()!
     for (const d of useFleetStore().list) {

@@ -7,7 +7,7 @@ import App from '../../../../src/App.vue'
 import * as areas from '../../../../src/areas'
 import { useLayersStore } from '../../../../src/features/map/layers/layers-store'
 import { createShellWith, type AreaDefinition } from '../../../../src/features/shell/shell'
-import { useShellStore } from '../../../../src/features/shell/shell-store'
+import { LAYOUT_STORAGE_KEY, useShellStore } from '../../../../src/features/shell/shell-store'
 import { renderInApp } from '../../support/render'
 
 vi.mock('../../../../src/bridge', async () => {
@@ -104,6 +104,28 @@ describe('the bottom panel belongs to the open area', () => {
     expect([toggle.disabled, toggle.getAttribute('aria-expanded')]).toEqual([false, 'true'])
   })
 
+  it('opens Fleet on its tab again from a layout kept while the telematics area was `fleet`', async () => {
+    // As an earlier version kept it: Fleet open on its Hardware tab, Routing on its Matrix.
+    localStorage.setItem(
+      LAYOUT_STORAGE_KEY,
+      JSON.stringify({
+        activeArea: 'fleet',
+        sideOpen: true,
+        bottomOpen: true,
+        bottomTab: 'fleet.hardware',
+        bottomTabs: { fleet: 'fleet.hardware', routing: 'routing.table' },
+      }),
+    )
+    renderApp()
+    const activity = within(screen.getByRole('navigation', { name: 'Activity bar' }))
+    expect(activity.getByRole('tab', { name: 'Fleet' }).getAttribute('aria-selected')).toBe('true')
+    expect(bottomTabs()).toEqual(['Device', 'Alerts', 'Hardware'])
+    expect(selectedBottomTab()).toBe('Hardware')
+    await openArea('Routing')
+    await openArea('Fleet')
+    expect(selectedBottomTab()).toBe('Hardware')
+  })
+
   it('brings back each area’s tab with what was typed in it when the area is opened again', async () => {
     renderApp()
     await openArea('Spatial analytics')
@@ -136,7 +158,7 @@ describe('the bottom panel belongs to the open area', () => {
     await openArea('Fleet')
     // A finished matrix shows its table on its own: it waits as Routing's tab, Fleet stays open.
     await shell.run('panel.show', { id: 'routing.table', focus: false })
-    expect(useShellStore().activeArea).toBe('fleet')
+    expect(useShellStore().activeArea).toBe('telematics')
     expect(bottomTabs()).toEqual(['Device', 'Alerts', 'Hardware'])
     // Asked for (a layer's "Attribute table" that is a join's results): its area opens, as a person would.
     await shell.run('panel.show', { id: 'gis.history' })

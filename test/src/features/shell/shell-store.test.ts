@@ -20,20 +20,20 @@ describe('the shell’s layout store', () => {
     layout.chooseArea('gis')
     layout.bottomOpen = false
     layout.chooseBottomTab('gis', 'gis.history')
-    layout.rememberBottomTab('fleet', 'fleet.alerts')
+    layout.rememberBottomTab('telematics', 'telematics.alerts')
     await nextTick()
     expect(JSON.parse(localStorage.getItem(LAYOUT_STORAGE_KEY)!)).toEqual({
       activeArea: 'gis',
       sideOpen: true,
       bottomOpen: false,
       bottomTab: 'gis.history',
-      bottomTabs: { gis: 'gis.history', fleet: 'fleet.alerts' },
+      bottomTabs: { gis: 'gis.history', telematics: 'telematics.alerts' },
     })
     setActivePinia(createPinia())
     const again = useShellStore()
     expect([again.activeArea, again.bottomOpen, again.bottomTab]).toEqual(['gis', false, 'gis.history'])
     // Each area's bottom tab chosen last comes back with it.
-    expect(again.bottomTabs).toEqual({ gis: 'gis.history', fleet: 'fleet.alerts' })
+    expect(again.bottomTabs).toEqual({ gis: 'gis.history', telematics: 'telematics.alerts' })
     // Settings is not part of the layout: it opens only when asked.
     expect(again.settingsOpen).toBe(false)
   })

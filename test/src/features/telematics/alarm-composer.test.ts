@@ -20,7 +20,7 @@ const user = userEvent.setup()
 const composer = () => screen.getByRole('form', { name: 'New alarm' })
 const field = (name: string | RegExp) => within(composer()).queryByLabelText(name)
 const createButton = () => within(composer()).getByRole<HTMLButtonElement>('button', { name: 'Create alarm' })
-const createCalls = () => vi.mocked(fake.geo['fleet.createAlarm']).mock.calls.map((c) => c[0])
+const createCalls = () => vi.mocked(fake.geo['telematics.createAlarm']).mock.calls.map((c) => c[0])
 
 async function renderWithDevices() {
   renderFleet(DevicesPanel, AlarmComposer)
@@ -129,7 +129,7 @@ describe('Alarm composer', () => {
     await user.type(field('Duration (s)')!, '30')
     await addDevice('Truck 1')
     fake.failNext(
-      'fleet.createAlarm',
+      'telematics.createAlarm',
       fail('unknown-outcome', 'telematics.alarm: the connection closed before the answer').error,
     )
     await user.click(createButton())
@@ -154,7 +154,7 @@ describe('Alarm composer', () => {
     await addDevice('Truck 1')
     // The service creates it, but the answer never arrives.
     fake.respond(
-      'fleet.createAlarm',
+      'telematics.createAlarm',
       (request: { fields: { alarmType: number }; idempotencyKey: string }) => {
         fake.fleet.configurations.push({
           id: 7,

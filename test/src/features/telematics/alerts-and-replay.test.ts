@@ -106,7 +106,7 @@ describe('Replay', () => {
     await user.upload(input, gpx)
     const tracks = await screen.findByRole('list', { name: 'Replayed tracks' })
     expect(fake.geoFiles.offerForImport).toHaveBeenCalledWith(gpx)
-    expect(vi.mocked(fake.geo['fleet.importTrack'])).toHaveBeenCalledWith({
+    expect(vi.mocked(fake.geo['telematics.importTrack'])).toHaveBeenCalledWith({
       file: expect.stringMatching(/^ref-/),
     })
     expect(within(tracks).getByText(/playing at 1×/)).toBeTruthy()
@@ -130,6 +130,6 @@ describe('Replay', () => {
     expect((await screen.findByRole('alert')).textContent).toMatch(
       /photo\.png: only \.gpx, \.csv, \.geojson, \.json files/,
     )
-    expect(vi.mocked(fake.geo['fleet.importTrack'])).not.toHaveBeenCalled()
+    expect(vi.mocked(fake.geo['telematics.importTrack'])).not.toHaveBeenCalled()
   })
 })

@@ -103,6 +103,70 @@ describe('the layers store', () => {
     expect(next.entries.map((e) => e.id)).toEqual(['gis.dataset:b', 'gis.dataset:a', 'map.basemap'])
   })
 
+  it('brings back a list kept while the telematics area was `fleet`: same layers, order and choices', () => {
+    const style = singleStyle('#d55e00', 'polygon')
+    const kept = (id: string, area: string, extra: object) => ({
+      id,
+      title: id,
+      kind: 'devices',
+      area,
+      visible: true,
+      opacity: 1,
+      style: null,
+      ...extra,
+    })
+    // As an earlier version wrote it.
+    localStorage.setItem(
+      LAYERS_STORAGE_KEY,
+      JSON.stringify({
+        version: 1,
+        layers: [
+          kept('fleet.devices', 'fleet', { title: 'My vans', visible: false, opacity: 0.4 }),
+          kept('fleet.geofences', 'fleet', {
+            title: 'Zones',
+            kind: 'geofences',
+            ref: 'zones',
+            opacity: 0.6,
+            style,
+          }),
+          kept('map.basemap', 'map', { title: 'Basemap', kind: 'basemap' }),
+        ],
+      }),
+    )
+    const layers = useLayersStore()
+    expect(layers.restored).toBe(true)
+    expect(layers.pendingLayers.map((l) => [l.id, l.area])).toEqual([
+      ['telematics.devices', 'telematics'],
+      ['telematics.geofences', 'telematics'],
+      ['map.basemap', 'map'],
+    ])
+    // The telematics area registers its layers under its name: the saved choices are theirs.
+    layers.register(basemap)
+    layers.register({
+      id: 'telematics.geofences',
+      title: 'Geofences (zones)',
+      kind: 'geofences',
+      area: 'telematics',
+      ref: 'zones',
+      geometry: 'polygon',
+      defaultStyle: singleStyle('#000000', 'polygon'),
+    })
+    layers.register({
+      id: 'telematics.devices',
+      title: 'Fleet (simulated)',
+      kind: 'devices',
+      area: 'telematics',
+      geometry: 'point',
+      defaultStyle: null,
+    })
+    expect(layers.entries.map((e) => [e.id, e.title, e.visible, e.opacity])).toEqual([
+      ['telematics.devices', 'My vans', false, 0.4],
+      ['telematics.geofences', 'Zones', true, 0.6],
+      ['map.basemap', 'Basemap', true, 1],
+    ])
+    expect(layers.entries[1]!.style).toEqual(style)
+  })
+
   it('takes a project’s list: removes what it does not list, leaves pending what is not on the map', () => {
     const layers = useLayersStore()
     const removeC = vi.fn()

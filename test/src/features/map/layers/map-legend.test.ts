@@ -65,7 +65,7 @@ const Scene = defineComponent({
     })
     useMapLayer({
       definition: () =>
-        definition('fleet.devices', 'Fleet (simulated)', 'Moving', [11.86, 57.65, 12.09, 57.76]),
+        definition('telematics.devices', 'Fleet (simulated)', 'Moving', [11.86, 57.65, 12.09, 57.76]),
       layers: [new VectorLayer({ source: fleet })],
     })
     useMapLayer({
@@ -122,7 +122,7 @@ describe('the legend over the map', () => {
   it('leaves out hidden layers, and is gone when nothing in view has a legend', async () => {
     renderScene(GOTHENBURG)
     await waitFor(() => expect(legendTitles()).toEqual(['Scanned sheet', 'Fleet (simulated)']))
-    useLayersStore().setVisible('fleet.devices', false)
+    useLayersStore().setVisible('telematics.devices', false)
     await waitFor(() => expect(legendTitles()).toEqual(['Scanned sheet']))
     useMapStore().setViewBox([-10, 40, 0, 50])
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Legend' })).toBeNull())

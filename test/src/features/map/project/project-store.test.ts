@@ -103,6 +103,74 @@ describe('projects in the renderer', () => {
     expect(saved.areas).toEqual({ gis: { drawings: { type: 'FeatureCollection', features: [] } } })
   })
 
+  it('opens a file saved while the telematics area was `fleet`: its layers come back with their choices', async () => {
+    const telematics = defineArea({ id: 'telematics', title: 'Fleet', icon: '' })
+    const gis = defineArea({
+      id: 'gis',
+      title: 'Test',
+      icon: '',
+      openLayers: () => {
+        useLayersStore().register({
+          id: 'gis.dataset:a',
+          title: 'a',
+          kind: 'dataset',
+          area: 'gis',
+          geometry: 'point',
+          defaultStyle: style,
+        })
+        return []
+      },
+    })
+    const { shell } = createTestApp([gis, telematics])
+    const store = useProjectStore()
+    // As an earlier version wrote it: the fleet's geofences, hidden, at 0.3, with a red outline.
+    const old = {
+      ...project,
+      layers: [
+        {
+          id: 'fleet.geofences',
+          title: 'Depots',
+          kind: 'geofences',
+          area: 'fleet',
+          ref: 'zones',
+          visible: false,
+          opacity: 0.3,
+          style: singleStyle('#ff0000', 'polygon'),
+        },
+        project.layers[0]!,
+      ],
+    }
+    const file = new File([JSON.stringify(old)], 'fleet.geoproject.json')
+    expect(await store.openFile(shell, file)).toBe(true)
+    expect(store.notice).toBe('Opened fleet.geoproject.json.')
+    // The area draws its geofences when it is live, under its name now: the file's choices are theirs.
+    useLayersStore().register({
+      id: 'telematics.geofences',
+      title: 'Geofences (zones)',
+      kind: 'geofences',
+      area: 'telematics',
+      ref: 'zones',
+      geometry: 'polygon',
+      defaultStyle: singleStyle('#000000', 'polygon'),
+    })
+    expect(useLayersStore().entries).toMatchObject([
+      {
+        id: 'telematics.geofences',
+        title: 'Depots',
+        visible: false,
+        opacity: 0.3,
+        style: old.layers[0]!.style,
+      },
+      { id: 'gis.dataset:a', title: 'A layer', opacity: 0.5 },
+    ])
+    // Saved again, it is written under the area's name.
+    expect(await store.save(shell, 'Again')).toBe(true)
+    expect(fake.state.projects.get('Again')!.layers.map((l) => [l.id, l.area])).toEqual([
+      ['telematics.geofences', 'telematics'],
+      ['gis.dataset:a', 'gis'],
+    ])
+  })
+
   it('refuses a file from a newer version and changes nothing', async () => {
     const { area, opened } = testArea()
     const { shell } = createTestApp([area])
