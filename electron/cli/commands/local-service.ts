@@ -6,6 +6,8 @@ import { ImportError } from '../../local-service/import/crs'
 import { importInWorker } from '../../local-service/import/import-runner'
 import { startLocalService } from '../../local-service/index'
 import { failureClassOf } from '../../local-service/postgis/errors'
+import { ExportFormatError, exportFromDatabase } from '../../local-service/postgis/export'
+import { importIntoDatabase } from '../../local-service/postgis/import'
 import {
   DatabaseWorkspaceError,
   isDatabaseWorkspace,
@@ -27,7 +29,7 @@ function workspaceOf(ctx: CliContext, args: ParsedArgs): Workspace {
   if (databaseUriOf(ctx, args))
     throw new GeoFailure(
       'validation',
-      'this command works on a folder workspace only for now; a postgresql:// workspace serves and lists datasets',
+      'this command works on a folder workspace only; a postgresql:// workspace serves, lists, imports and exports datasets',
       { field: 'workspace' },
     )
   return new Workspace(resolveWorkspaceDir({ flag: stringFlag(args, 'workspace'), env: ctx.env }))
@@ -46,6 +48,24 @@ async function databaseMapped<T>(work: () => Promise<T>): Promise<T> {
       })
     throw error
   }
+}
+
+/** `work` on the PostGIS workspace a URI names, closed after; its problems as failure classes. */
+function withDatabase<T>(
+  ctx: CliContext,
+  uri: string,
+  work: (ws: PostgisWorkspace) => Promise<T>,
+): Promise<T> {
+  return mapped(() =>
+    databaseMapped(async () => {
+      const workspace = PostgisWorkspace.fromUri(uri, { env: ctx.env })
+      try {
+        return await work(workspace)
+      } finally {
+        await workspace.close()
+      }
+    }),
+  )
 }
 
 /** Workspace and import errors as failure classes (exit codes follow from them). */
@@ -165,12 +185,28 @@ export const localServiceCommands: CliCommand[] = [
     name: 'import',
     summary:
       'Import a GeoJSON, NDJSON, CSV, KML, zipped Shapefile, FlatGeobuf or GeoPackage file as a dataset',
-    usage: 'import FILE [--name NAME] [--skip-invalid] [--workspace DIR]',
+    usage: 'import FILE [--name NAME] [--skip-invalid] [--workspace DIR|postgresql://…]',
     flags: { name: 'string', workspace: 'string', 'skip-invalid': 'boolean' },
     async run(ctx, args) {
       const file = args.positionals[0]
       if (!file || args.positionals.length > 1)
         throw new GeoFailure('validation', 'import takes exactly one FILE', { field: 'file' })
+      const databaseUri = databaseUriOf(ctx, args)
+      if (databaseUri) {
+        const made = await withDatabase(ctx, databaseUri, (ws) =>
+          importIntoDatabase(ws, path.resolve(file), {
+            name: stringFlag(args, 'name'),
+            skipInvalid: args.flags['skip-invalid'] === true,
+          }),
+        )
+        const left = made.skippedInvalid
+          ? ` ${made.skippedInvalid} invalid feature${made.skippedInvalid === 1 ? ' was' : 's were'} left out.`
+          : ''
+        return ctx.print(
+          made,
+          `Imported ${made.name} into ${made.schema}: ${made.featureCount} ${made.geometryType} features, ${made.fields.length} fields.${left}`,
+        )
+      }
       const workspace = workspaceOf(ctx, args)
       // Read in a worker within the import limits, so a hostile file cannot hang or exhaust this process.
       await sweepLeftovers({ workspaceDir: workspace.dir })
@@ -214,7 +250,8 @@ export const localServiceCommands: CliCommand[] = [
   {
     name: 'export',
     summary: 'Export a dataset as GeoJSON, CSV (WKT), FlatGeobuf or GeoPackage',
-    usage: 'export NAME --format geojson|csv|fgb|gpkg --out FILE [--workspace DIR]',
+    usage:
+      'export NAME --format geojson|csv|fgb|gpkg --out FILE [--workspace DIR|postgresql://… (geojson or csv)]',
     flags: { format: 'string', out: 'string', workspace: 'string' },
     async run(ctx, args) {
       const name = args.positionals[0]
@@ -227,9 +264,18 @@ export const localServiceCommands: CliCommand[] = [
       }
       const out = stringFlag(args, 'out')
       if (!out) throw new GeoFailure('validation', '--out FILE is required', { field: 'out' })
-      const count = await mapped(() =>
-        exportDataset(workspaceOf(ctx, args), name, format as ExportFormat, path.resolve(out)),
-      )
+      const databaseUri = databaseUriOf(ctx, args)
+      const count = databaseUri
+        ? await withDatabase(ctx, databaseUri, (ws) =>
+            exportFromDatabase(ws, name, format, path.resolve(out)).catch((error: unknown) => {
+              if (error instanceof ExportFormatError)
+                throw new GeoFailure('validation', error.message, { field: 'format' })
+              throw error
+            }),
+          )
+        : await mapped(() =>
+            exportDataset(workspaceOf(ctx, args), name, format as ExportFormat, path.resolve(out)),
+          )
       ctx.print(
         { name, format, out: path.resolve(out), features: count },
         `Exported ${count} features of ${name} to ${path.resolve(out)}.`,

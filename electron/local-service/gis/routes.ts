@@ -4,6 +4,7 @@ import { validateJoinRequest, type JoinParams } from '../../contract/gis/join-pa
 import { GeoFailure } from '../../base/geo-failure'
 import { errorBody, HttpError, JsonResponseWriter, sendJsonText } from '../http-util'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
+import { databaseImportReply } from '../postgis/import-route'
 import { databaseJoin } from '../postgis/join-run'
 import { DatabaseWorkspaceError } from '../postgis/workspace'
 import { BEARER, type Reply, type Route } from '../router'
@@ -155,6 +156,14 @@ export const gisArea: LocalArea = {
           }
           if (input.skipInvalid !== undefined && typeof input.skipInvalid !== 'boolean')
             throw new HttpError(400, 'skipInvalid: must be true or false', { field: 'skipInvalid' })
+          // A PostGIS workspace: the file becomes a table of its first schema.
+          if (ctx.database)
+            return databaseImportReply(ctx.database, {
+              path: input.path,
+              ...(input.fileName ? { fileName: input.fileName as string } : {}),
+              ...(input.name !== undefined ? { name: input.name as string } : {}),
+              ...(input.skipInvalid ? { skipInvalid: true } : {}),
+            })
           const info = await port
             .importPath({
               path: input.path,
