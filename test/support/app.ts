@@ -149,11 +149,18 @@ export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? []
 }
 
-/** One browser and one browser host for a test file: started before its tests, stopped after them. */
-export function useAppSession(): { readonly browser: Browser; readonly host: RunningHost } {
+/**
+ * One browser and one browser host for a test file: started before its tests, stopped after them.
+ * `hostOptions` is asked when the host starts (after the hooks registered before this call have run), so a
+ * test can point the host at what it started first (a database, say).
+ */
+export function useAppSession(hostOptions: () => Parameters<typeof startHost>[0] = () => ({})): {
+  readonly browser: Browser
+  readonly host: RunningHost
+} {
   const session = {} as { browser: Browser; host: RunningHost }
   beforeAll(async () => {
-    ;[session.browser, session.host] = await Promise.all([launchBrowser(), startHost()])
+    ;[session.browser, session.host] = await Promise.all([launchBrowser(), startHost(hostOptions())])
   })
   afterAll(async () => {
     await session.browser?.close()
