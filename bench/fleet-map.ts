@@ -3,13 +3,15 @@
 // service's simulated fleet (polling every 5 s as the app does).
 //
 // Scenarios, side by side in one run: 100 and 5,000 devices drawn one by one (arrows) by the canvas vector
-// layer, 5,000 by an image layer (the app's default: drawn once per change, moved as a picture while
-// panning) and by the WebGL vector layer (`geo-analyst.fleetRenderer` = `canvas` / `image` / `webgl`), and
-// 5,000 zoomed out, where they are clustered. Frames per second (median of the drags) and
+// layer, 5,000 by an image layer (drawn once per change, moved as a picture while panning), by the fleet's
+// own arrows layer (the app's default since decision 033: sprites copied from typed arrays) and by the
+// WebGL vector layer (`geo-analyst.fleetRenderer` = `canvas` / `image` / `arrows` / `webgl`), and 5,000
+// zoomed out, where they are clustered. Frames per second (median of the drags) and
 // median and 95th-percentile frame times; ratios against 100 devices on canvas.
 //
-// Then the live leg: 5,000 devices on the app's default layer, polled every second (the shortest interval the
-// app offers), for --live S seconds (default 20; 0 skips it) with the page's long tasks observed
+// Then the live legs, one after the other: the image layer (the default before decision 033), the arrows
+// layer (the default after it), and the arrows layer zoomed out two levels (clusters): 5,000 devices polled
+// every second (the shortest interval the app offers), for --live S seconds (default 20; 0 skips it) with the page's long tasks observed
 // (PerformanceObserver 'longtask'): polls answered, the longest task, and how many passed 50 ms (issue 29's
 // aim: none).
 //
@@ -28,7 +30,7 @@ function flag(name: string, fallback: number): number {
 
 /** `src/features/telematics/device-layers.ts`: how the renderer draws the devices (`canvas` or `webgl`). */
 const FLEET_RENDERER_KEY = 'geo-analyst.fleetRenderer'
-type FleetRenderer = 'canvas' | 'image' | 'webgl'
+type FleetRenderer = 'arrows' | 'canvas' | 'image' | 'webgl'
 
 const MANY = flag('devices', 5000)
 const DRAGS = flag('drags', 3)
@@ -90,6 +92,16 @@ async function zoomReadout(page: Page): Promise<number> {
   return Number(/Zoom: ([\d.]+)/.exec((await page.getByText(/Zoom: /).textContent()) ?? '')?.[1] ?? NaN)
 }
 
+/** Zoom the map out by `levels` with its zoom-out button, each step waited for. */
+async function zoomOutBy(page: Page, levels: number): Promise<void> {
+  for (let i = 0; i < levels; i++) {
+    const before = await zoomReadout(page)
+    await page.locator('[aria-label="Map"] .ol-zoom-out').click()
+    const deadline = Date.now() + 10_000
+    while ((await zoomReadout(page)) > before - 0.9 && Date.now() < deadline) await page.waitForTimeout(100)
+  }
+}
+
 async function main(): Promise<void> {
   const scenarios: Scenario[] = [
     { label: '100 devices, canvas', devices: 100, renderer: 'canvas', zoomOut: 0 },
@@ -100,11 +112,23 @@ async function main(): Promise<void> {
       zoomOut: 0,
     },
     { label: `${MANY.toLocaleString('en-US')} devices, image`, devices: MANY, renderer: 'image', zoomOut: 0 },
+    {
+      label: `${MANY.toLocaleString('en-US')} devices, arrows`,
+      devices: MANY,
+      renderer: 'arrows',
+      zoomOut: 0,
+    },
     { label: `${MANY.toLocaleString('en-US')} devices, WebGL`, devices: MANY, renderer: 'webgl', zoomOut: 0 },
     {
       label: `${MANY.toLocaleString('en-US')} devices, clustered`,
       devices: MANY,
       renderer: 'canvas',
+      zoomOut: 2,
+    },
+    {
+      label: `${MANY.toLocaleString('en-US')} clustered, arrows`,
+      devices: MANY,
+      renderer: 'arrows',
       zoomOut: 2,
     },
   ]
@@ -115,20 +139,14 @@ async function main(): Promise<void> {
     args: CHROMIUM_ARGS,
   })
   const rows: Array<{ label: string; fps: number; median: number; p95: number; zoom: number }> = []
-  let live: { polls: number; tasks: number[]; devices: number } | null = null
+  const live: Array<{ label: string; polls: number; tasks: number[]; devices: number }> = []
   try {
     for (const s of scenarios) {
       const page = await open(browser, host.openUrl, s.renderer)
       await setFleet(page, s.devices)
       await page.getByRole('button', { name: 'Zoom to the listed devices' }).click()
       await page.waitForFunction(() => document.querySelector('[aria-label="Map"] canvas') !== null)
-      for (let i = 0; i < s.zoomOut; i++) {
-        const before = await zoomReadout(page)
-        await page.locator('[aria-label="Map"] .ol-zoom-out').click()
-        const deadline = Date.now() + 10_000
-        while ((await zoomReadout(page)) > before - 0.9 && Date.now() < deadline)
-          await page.waitForTimeout(100)
-      }
+      await zoomOutBy(page, s.zoomOut)
       // One drag to warm up (styles cached, clusters built), then the measured ones.
       await panFrames(page)
       const drags = []
@@ -143,7 +161,13 @@ async function main(): Promise<void> {
       })
       await page.context().close()
     }
-    if (LIVE_SECONDS > 0) live = await liveLeg(browser, host.openUrl)
+    if (LIVE_SECONDS > 0)
+      for (const [label, renderer, zoomOut] of [
+        ['image', 'image', 0],
+        ['arrows', 'arrows', 0],
+        ['arrows, clustered', 'arrows', 2],
+      ] as const)
+        live.push({ label, ...(await liveLeg(browser, host.openUrl, renderer, zoomOut)) })
   } finally {
     await browser.close()
     await host.stop()
@@ -168,27 +192,38 @@ async function main(): Promise<void> {
         `${(r.fps / base.fps).toFixed(2)}×`,
       ].join(' | '),
     )
-  if (live) {
-    const over = live.tasks.filter((d) => d > 50).length
+  if (live.length > 0)
     console.log(
-      `\nLive: ${live.devices.toLocaleString('en-US')} devices on the app's default layer, polled every 1 s for ${LIVE_SECONDS} s: ${live.polls} polls; long tasks ${live.tasks.length}, longest ${Math.max(0, ...live.tasks).toFixed(0)} ms, over 50 ms: ${over} (aim: 0)`,
+      `\nLive: ${MANY.toLocaleString('en-US')} devices polled every 1 s for ${LIVE_SECONDS} s, the page's long tasks (aim: none over 50 ms):`,
+    )
+  for (const leg of live) {
+    const over = leg.tasks.filter((d) => d > 50).length
+    console.log(
+      `  ${leg.label.padEnd(18)} ${leg.polls} polls; long tasks ${leg.tasks.length}, longest ${Math.max(0, ...leg.tasks).toFixed(0)} ms, over 50 ms: ${over}`,
     )
   }
 }
 
 /**
- * The live leg: the fleet polled every second on the app's default layer, the page's long tasks counted
- * while it runs (after the first full list has been drawn).
+ * The live leg: the fleet polled every second on one renderer, the page's long tasks counted while it runs
+ * (after the first full list has been drawn).
  */
 async function liveLeg(
   browser: Browser,
   url: string,
+  renderer: FleetRenderer,
+  zoomOut: number,
 ): Promise<{ polls: number; tasks: number[]; devices: number }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
-  await context.addInitScript(([key, value]) => localStorage.setItem(key, value), [
-    POLL_SECONDS_KEY,
-    '1',
-  ] as const)
+  await context.addInitScript(
+    (entries) => {
+      for (const [key, value] of entries) localStorage.setItem(key, value)
+    },
+    [
+      [POLL_SECONDS_KEY, '1'],
+      [FLEET_RENDERER_KEY, renderer],
+    ] as Array<[string, string]>,
+  )
   const page = await context.newPage()
   await observeLongTasks(page)
   await page.goto(url)
@@ -197,6 +232,7 @@ async function liveLeg(
   await setFleet(page, MANY)
   await page.getByRole('button', { name: 'Zoom to the listed devices' }).click()
   await page.waitForTimeout(2_000)
+  await zoomOutBy(page, zoomOut)
   let polls = 0
   page.on('requestfinished', (request) => {
     if (request.url().endsWith('/api/op/telematics.poll')) polls++

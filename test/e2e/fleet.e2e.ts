@@ -32,6 +32,11 @@ describe('fleet in the browser host, by mouse and keyboard', () => {
     await panel.getByRole('button', { name: 'Zoom to the listed devices' }).click()
     const map = page.getByRole('region', { name: 'Map' })
     await expect.poll(zoom, { timeout: 15_000 }).toBeGreaterThan(9)
+    // The legend lists the fleet while its devices are in view, with their status colours.
+    const legend = page
+      .getByRole('region', { name: 'Legend', exact: true })
+      .getByRole('list', { name: 'Legend entries of Fleet (simulated)' })
+    await legend.getByText('Moving').waitFor({ timeout: 15_000 })
 
     // Keyboard: the second device in the list; its drawer opens.
     const rows = table.getByRole('row')

@@ -36,7 +36,7 @@ export function vectorSourcesOf(layers: readonly BaseLayer[]): VectorSource[] {
 }
 
 /** The view's box and its copies one world east and west (EPSG:3857), for features drawn on either side. */
-function viewExtents(view: LonLatBox): number[][] {
+export function viewExtents(view: LonLatBox): number[][] {
   const width = view[2] - view[0]
   if (width >= 360) return [transformExtent([-180, view[1], 180, view[3]], 'EPSG:4326', 'EPSG:3857')]
   return [-360, 0, 360]
