@@ -104,6 +104,37 @@ export const postgisFieldsSchema = z.object({
 
 export type PostgisFields = z.output<typeof postgisFieldsSchema>
 
+/** The largest CA certificate (chain) a profile keeps: far above any real chain, far below a settings file's worth. */
+export const MAX_CA_CERTIFICATE_CHARS = 64 * 1024
+
+const PEM_CERTIFICATE = /^-----BEGIN CERTIFICATE-----\r?\n(?:[A-Za-z0-9+/=]+\r?\n)+-----END CERTIFICATE-----$/
+
+/**
+ * A server's CA certificate (a remote profile trusts it for its own requests, on top of the system's CAs):
+ * one or more PEM `CERTIFICATE` blocks, nothing else (a private key is refused). Public, so it lives in the
+ * settings, not in the keychain.
+ */
+export const caCertificateSchema = z
+  .string()
+  .max(
+    MAX_CA_CERTIFICATE_CHARS,
+    `a CA certificate is at most ${MAX_CA_CERTIFICATE_CHARS / 1024} KiB of PEM text`,
+  )
+  .refine(
+    (text) => !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text),
+    'this is a private key: give the CA certificate (-----BEGIN CERTIFICATE-----), and keep the key secret',
+  )
+  .refine(
+    (text) =>
+      text.trim().length > 0 &&
+      text
+        .trim()
+        .split(/(?<=-----END CERTIFICATE-----)\s*/)
+        .filter((block) => block.length > 0)
+        .every((block) => PEM_CERTIFICATE.test(block)),
+    'a CA certificate must be PEM text: one or more -----BEGIN CERTIFICATE----- … -----END CERTIFICATE----- blocks',
+  )
+
 /** A profile's kind: absent for the built-in Local and remote profiles (as settings files always were). */
 export const PROFILE_KINDS = ['postgis'] as const
 
@@ -116,6 +147,8 @@ export const profileSchema = z.object({
   /** `postgis`: the built-in local service over the database `postgis` names. */
   kind: z.enum(PROFILE_KINDS).optional(),
   postgis: postgisFieldsSchema.optional(),
+  /** A remote profile's server CA certificate (PEM), trusted for this profile's requests only. */
+  caCertificate: caCertificateSchema.optional(),
 })
 
 export type Profile = z.infer<typeof profileSchema>

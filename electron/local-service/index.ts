@@ -9,6 +9,12 @@ import { createSampleWorkspace, resolveSampleDir } from './sample/sample-workspa
 import { baseUrls, createLocalServer, DEFAULT_MAX_BODY_BYTES, DEFAULT_ROW_CAP, listen } from './server'
 import { sweepLeftovers } from './workspace/sweep'
 import { Workspace } from './workspace/workspace'
+import type { AuditLogOptions } from './team/audit-log'
+import { openAuditLog } from './team/audit-postgis'
+import { isLoopback, ListenPolicyError } from './team/listen-policy'
+import { readTlsFiles } from './team/tls-files'
+import { usersFileCredentials } from './team/credentials'
+import { UserDirectory } from './team/user-directory'
 
 export type { Entitlements, ServiceGroup } from './auth'
 export { SERVICE_GROUPS } from './auth'
@@ -25,6 +31,24 @@ export interface LocalServiceOptions {
   env?: NodeJS.ProcessEnv
   /** 0 or absent: any free port. */
   port?: number
+  /**
+   * Where to bind instead of 127.0.0.1:`port` (from `planListen`); anything but loopback needs `tls`.
+   * IPv6 without brackets.
+   */
+  listen?: { host: string; port: number }
+  /** Serve HTTPS with these PEM files, read once at start (a wrong file fails the start, nothing bound). */
+  tls?: { certFile: string; keyFile: string }
+  /**
+   * The audit log (issue 32): JSON lines in `file`, rotated by size; over a PostGIS workspace also the
+   * shared table `geo_analyst.audit`. Absent: no audit.
+   */
+  auditLog?: AuditLogOptions
+  /**
+   * A users file (`serve --users FILE`, `geo-analyst users …`): only its users' tokens and licence keys are
+   * accepted (not `token`/`licenceKey`), each request acting as its user. Read at start (a file that cannot
+   * be read fails the start) and re-read when it changes.
+   */
+  usersFile?: string
   /** Bearer token the service accepts; generated when absent. */
   token?: string
   /** Licence key (distance-matrix path segment); generated when absent. */
@@ -39,7 +63,10 @@ export interface LocalServiceOptions {
   rowCap?: number
   /** Largest request body accepted (default 64 MiB). */
   maxBodyBytes?: number
-  /** The worker pool: threads, queue bound, small-job lane (defaults in `WorkerPool`). */
+  /**
+   * The worker pool: threads, queue bound, small-job lane, per-user limits (`perUserQueue`, `perUserRunning`)
+   * and database joins at once (`databaseJoins`); defaults in `WorkerPool`.
+   */
   pool?: PoolOptions
   /** The clock of time-dependent areas (tests inject one). */
   now?: () => number
@@ -53,7 +80,7 @@ export interface LocalService {
   /** Set when the sample workspace was created at this start. */
   sampleCreated: string[]
   /** What the worker pool did and holds (diagnostics, benchmarks). */
-  poolStats(): WorkerPool['stats'] & { load: WorkerPool['load'] }
+  poolStats(): WorkerPool['stats'] & { load: WorkerPool['load']; database: WorkerPool['database']['load'] }
   close(): Promise<void>
 }
 
@@ -61,6 +88,15 @@ const secret = () => randomBytes(24).toString('base64url')
 
 /** Start the built-in local service on 127.0.0.1: the interface of the spec over the dataset workspace. */
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  const bind = options.listen ?? { host: '127.0.0.1', port: options.port ?? 0 }
+  // The serve command checks this first (planListen); a caller of this function cannot skip it either.
+  if (!isLoopback(bind.host) && (!options.tls || !options.usersFile))
+    throw new ListenPolicyError(
+      `binding to ${bind.host} needs TLS (a certificate and key) and a users file: it is reachable from the network`,
+      options.tls ? 'users' : 'tls-cert',
+    )
+  const tls = options.tls ? await readTlsFiles(options.tls.certFile, options.tls.keyFile) : undefined
+  const users = options.usersFile ? await UserDirectory.open(options.usersFile) : undefined
   await fs.mkdir(options.workspaceDir, { recursive: true })
   // What a process killed mid-import or mid-save left behind (kill -9, a crash): only our own, only dead.
   await sweepLeftovers({ workspaceDir: options.workspaceDir, tempDir: os.tmpdir() })
@@ -79,6 +115,12 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     await database.close()
     throw error
   })
+  const audit = options.auditLog
+    ? await openAuditLog(options.auditLog, database?.db).catch(async (error: unknown) => {
+        await database?.close()
+        throw error
+      })
+    : undefined
   const {
     server,
     pool,
@@ -91,9 +133,14 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     entitlements: options.entitlements ?? {},
     rowCap: options.rowCap ?? DEFAULT_ROW_CAP,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    pool: options.pool ?? {},
+    // One token, one user: the per-user waiting limit is the whole queue's (a team server's users get 16).
+    pool: { ...(options.usersFile ? {} : { perUserQueue: Number.POSITIVE_INFINITY }), ...options.pool },
     now: options.now,
+    ...(audit ? { audit } : {}),
+    ...(tls ? { tls } : {}),
+    ...(users ? { credentials: usersFileCredentials(users) } : {}),
   }).catch(async (error: unknown) => {
+    await audit?.close()
     await database?.close()
     throw error
   })
@@ -101,21 +148,22 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     try {
       await stopServer()
     } finally {
+      await audit?.close()
       await database?.close()
     }
   }
-  const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
+  const port = await listen(server, bind.port, bind.host).catch(async (error: unknown) => {
     await stop()
     throw error
   })
   let closing: Promise<void> | undefined
   return {
-    urls: baseUrls(port),
+    urls: baseUrls(port, { host: bind.host, tls: Boolean(tls) }),
     token,
     licenceKey,
     port,
     sampleCreated,
-    poolStats: () => ({ ...pool.stats, load: pool.load }),
+    poolStats: () => ({ ...pool.stats, load: pool.load, database: pool.database.load }),
     close() {
       closing ??= (async () => {
         await stop()

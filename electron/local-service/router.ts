@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { GROUPS } from '../contract/groups'
-import { authorize, bearerToken, type Entitlements, type ServiceGroup } from './auth'
+import { bearerToken, type Entitlements, type ServiceGroup } from './auth'
 import { errorBody, HttpError, readJsonOrFormBody, readJsonBody, sendJson } from './http-util'
+import { singleSecretCredentials, type Credentials, type CredentialScheme } from './team/credentials'
+import { notePrincipal, noteRoute, noteWrite, runAs, type Principal } from './team/principal'
 
 /**
  * How a route is authenticated (spec §5): a bearer token in the Authorization header, the licence key as a
@@ -46,8 +48,17 @@ export interface Route {
   path: string
   auth: AuthScheme
   body: BodyKind
+  /**
+   * Whether the request changes the workspace (saves, imports, deletes, creates a configuration): a
+   * read-only user gets 403 for it. A function decides per request (a join writes only when it saves a
+   * dataset); it sees the request before its body is read.
+   */
+  write?: boolean | ((request: WriteCheck) => boolean)
   handle(request: RouteRequest): Promise<Reply | void>
 }
+
+/** What a route's `write` function sees: the request before its body is read. */
+export type WriteCheck = Pick<RouteRequest, 'req' | 'url' | 'params' | 'query'>
 
 /** The operation groups and the path prefixes their routes live under (architecture, "Local service"). */
 export interface GroupPrefix {
@@ -68,6 +79,11 @@ export interface RouterOptions {
   secrets: { token: string; licenceKey: string }
   entitlements: Entitlements
   maxBodyBytes: number
+  /**
+   * Who may call: the users of a users file (`serve --users`). Absent: the one token and licence key of
+   * `secrets`, acting as the local principal.
+   */
+  credentials?: Credentials
 }
 
 /** Percent-decode every segment of a path; null when an escape is malformed (`%ZZ`, a cut UTF-8 sequence). */
@@ -144,6 +160,24 @@ export type Dispatch = (req: IncomingMessage, res: ServerResponse) => Promise<vo
  */
 export function createRouter(routes: readonly Route[], options: RouterOptions): Dispatch {
   const compiled = routes.map((r) => compile(r, options.groups))
+  const credentials = options.credentials ?? singleSecretCredentials(options.secrets)
+
+  /** 401/403 answered here (and undefined returned), or who the request acts for. */
+  const authenticate = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    group: ServiceGroup,
+    presented: string | undefined,
+    scheme: CredentialScheme,
+  ): Promise<Principal | undefined> => {
+    const auth = await credentials.authenticate(presented, scheme, req.socket.remoteAddress)
+    if (auth.ok) notePrincipal(req, auth.principal)
+    const refusal = auth.ok ? groupRefusal(auth.principal, group, options.entitlements) : auth.message
+    if (auth.ok && refusal === undefined) return auth.principal
+    const status = auth.ok ? 403 : 401
+    sendJson(res, status, errorBody(status, refusal ?? ''), unauthorizedHeaders(status, scheme))
+    return undefined
+  }
   const implemented = new Set(compiled.map((c) => c.group))
   const prefixes = options.groups.map((g) => g.prefix)
 
@@ -180,16 +214,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
           ? segments[groupPrefix.prefix.split('/').length - 1] || undefined
           : bearerToken(req.headers.authorization)
         const scheme = keyed ? 'licence-key' : 'bearer'
-        const auth = authorize(groupPrefix.group, presented, options.secrets, options.entitlements, scheme)
-        if (!auth.ok) {
-          sendJson(
-            res,
-            auth.status,
-            errorBody(auth.status, auth.message),
-            unauthorizedHeaders(auth.status, scheme),
-          )
-          return
-        }
+        if (!(await authenticate(req, res, groupPrefix.group, presented, scheme))) return
       }
       if (group && !implemented.has(group)) {
         const shown = keyedPath ?? pathname
@@ -218,29 +243,41 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     }
     const found = candidates.find(({ c }) => c.route.method === req.method) ?? candidates[0]!
     const { route, group: routeGroup } = found.c
+    noteRoute(req, { pattern: `${route.method} ${route.path}`, params: found.params })
     const presented =
       route.auth.kind === 'licence-key'
         ? found.params[route.auth.segment] || undefined
         : route.auth.kind === 'bearer'
           ? bearerToken(req.headers.authorization)
           : undefined
+    let principal: Principal | undefined
     if (route.auth.kind !== 'none') {
-      const auth = authorize(routeGroup, presented, options.secrets, options.entitlements, route.auth.kind)
-      if (!auth.ok) {
-        sendJson(
-          res,
-          auth.status,
-          errorBody(auth.status, auth.message),
-          unauthorizedHeaders(auth.status, route.auth.kind),
-        )
-        return
-      }
+      principal = await authenticate(req, res, routeGroup, presented, route.auth.kind)
+      if (!principal) return
     }
     if (route.method !== req.method) {
       const allow = [...new Set(candidates.map(({ c }) => c.route.method))].join(', ')
       sendJson(res, 405, errorBody(405, `${req.method} is not allowed here; use ${allow}`), { allow })
       return
     }
+    const url = new URL(pathname + target.search, 'http://127.0.0.1')
+    const query = new URLSearchParams(target.search)
+    noteWrite(req, isWrite(route, { req, url, params: found.params, query }))
+    if (principal?.readOnly && isWrite(route, { req, url, params: found.params, query })) {
+      const message = `user ${principal.user} is read-only: ${route.method} ${route.path} changes the workspace`
+      sendJson(res, 403, errorBody(403, message))
+      return
+    }
+    const handle = () => answer(req, res, route, { url, params: found.params, query })
+    await (principal ? runAs(principal, req, handle) : handle())
+  }
+
+  const answer = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    at: Pick<RouteRequest, 'url' | 'params' | 'query'>,
+  ): Promise<void> => {
     const controller = new AbortController()
     res.on('close', () => {
       if (!res.writableFinished) controller.abort()
@@ -248,15 +285,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
     let body: unknown
     if (route.body === 'json') body = await readJsonBody(req, options.maxBodyBytes)
     else if (route.body === 'json-or-form') body = await readJsonOrFormBody(req, options.maxBodyBytes)
-    const reply = await route.handle({
-      req,
-      res,
-      url: new URL(pathname + target.search, 'http://127.0.0.1'),
-      params: found.params,
-      query: new URLSearchParams(target.search),
-      body,
-      signal: controller.signal,
-    })
+    const reply = await route.handle({ req, res, ...at, body, signal: controller.signal })
     if (reply) sendJson(res, reply.status, reply.body, reply.headers)
   }
   // Nothing a request does may end the process: every failure becomes an answer, or a cut response once
@@ -266,6 +295,30 @@ export function createRouter(routes: readonly Route[], options: RouterOptions): 
       if (res.headersSent) res.destroy()
       else answerError(req, res, error)
     })
+}
+
+/** Why `principal` may not call `group`'s operations (403), or undefined when it may. */
+function groupRefusal(
+  principal: Principal,
+  group: ServiceGroup,
+  entitlements: Entitlements,
+): string | undefined {
+  if (entitlements[group] === false) return `this credential is not entitled to the ${group} operations`
+  if (principal.groups !== 'all' && !principal.groups.includes(group))
+    return `user ${principal.user} is not granted the ${group} operations (granted: ${principal.groups.join(', ') || 'none'})`
+  return undefined
+}
+
+/**
+ * A `write` that holds when the query carries `name` with any value but false (`saveAsNewDataset=true` on a
+ * join): a value the route will refuse as invalid counts as a write too, so a read-only user learns nothing more.
+ */
+export function unlessQueryFlagFalse(name: string): (request: WriteCheck) => boolean {
+  return ({ query }) => query.getAll(name).some((value) => value.trim().toLowerCase() !== 'false')
+}
+
+function isWrite(route: Route, request: WriteCheck): boolean {
+  return typeof route.write === 'function' ? route.write(request) : route.write === true
 }
 
 /** Answer any error a route throws: its own status for an HttpError, else a short 500 (never a stack). */

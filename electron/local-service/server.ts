@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http'
+import { createServer as createTlsServer } from 'node:https'
+import os from 'node:os'
 import type { AddressInfo } from 'node:net'
 import { BASE_URLS } from '../contract/groups'
 import { BASE_URL_KEYS, type BaseUrls } from '../contract/settings'
@@ -7,6 +9,8 @@ import type { Entitlements } from './auth'
 import { WorkerPool, type PoolOptions } from './pool/worker-pool'
 import type { PostgisWorkspace } from './postgis/workspace'
 import { createRouter, type GroupPrefix } from './router'
+import type { AuditLog } from './team/audit-log'
+import type { Credentials } from './team/credentials'
 import type { AreaInstance, LocalArea, ServiceContext } from './service-context'
 import { sweepStoppedThread } from './workspace/sweep'
 import { Workspace } from './workspace/workspace'
@@ -26,6 +30,9 @@ export const GROUP_PREFIXES: readonly GroupPrefix[] = [
   { prefix: '/tiles', group: 'gis' },
 ]
 
+/** The group prefixes the audit log names for a request no route matched. */
+const AUDIT_PREFIXES = GROUP_PREFIXES.map((g) => g.prefix)
+
 export interface ServerOptions {
   workspaceDir: string
   token: string
@@ -39,11 +46,19 @@ export interface ServerOptions {
   database?: PostgisWorkspace
   /** The areas to start (default: every area of `LOCAL_AREAS`). */
   areas?: readonly LocalArea[]
+  /** Record requests (writes and refusals, or all) in this audit log (issue 32). */
+  audit?: AuditLog
+  /** Who may call (the users of `serve --users FILE`); absent: `token` and `licenceKey` only. */
+  credentials?: Credentials
+  /** Serve HTTPS with this certificate chain and key (PEM, read once at start by `readTlsFiles`). */
+  tls?: { cert: Buffer; key: Buffer }
   now?: () => number
 }
 
 export const DEFAULT_ROW_CAP = 1_000_000
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024
+/** How long an idle keep-alive connection stays open. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000
 
 export interface LocalServer {
   server: Server
@@ -91,9 +106,20 @@ export async function createLocalServer(options: ServerOptions): Promise<LocalSe
       secrets: { token: options.token, licenceKey: options.licenceKey },
       entitlements: options.entitlements,
       maxBodyBytes: options.maxBodyBytes,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
     },
   )
-  const server = createServer((req, res) => void dispatch(req, res))
+  const handle = (req: Parameters<typeof dispatch>[0], res: Parameters<typeof dispatch>[1]) => {
+    options.audit?.watch(req, res, AUDIT_PREFIXES)
+    void dispatch(req, res)
+  }
+  // One HTTP/1.1 connection serves many requests (a TLS handshake per request would cost more than most
+  // answers); idle connections stay longer than a load balancer's usual 60 s, so it is the one to close them.
+  const server: Server = options.tls
+    ? (createTlsServer({ cert: options.tls.cert, key: options.tls.key }, handle) as unknown as Server)
+    : createServer(handle)
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000
   server.on('clientError', (_error, socket) => {
     if (socket.writable)
       socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
@@ -109,10 +135,10 @@ export async function createLocalServer(options: ServerOptions): Promise<LocalSe
   return { server, pool, stop }
 }
 
-export async function listen(server: Server, port: number): Promise<number> {
+export async function listen(server: Server, port: number, host = '127.0.0.1'): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject)
       resolve()
     })
@@ -120,7 +146,13 @@ export async function listen(server: Server, port: number): Promise<number> {
   return (server.address() as AddressInfo).port
 }
 
-export function baseUrls(port: number): BaseUrls {
-  const origin = `http://127.0.0.1:${port}`
+/**
+ * The base URLs clients use: the bound address (IPv6 in brackets), or this machine's name when bound to
+ * every address (0.0.0.0, ::), `https:` when the service speaks TLS.
+ */
+export function baseUrls(port: number, bound: { host?: string; tls?: boolean } = {}): BaseUrls {
+  const host = bound.host ?? '127.0.0.1'
+  const shown = host === '0.0.0.0' || host === '::' ? os.hostname() : host.includes(':') ? `[${host}]` : host
+  const origin = `${bound.tls ? 'https' : 'http'}://${shown}:${port}`
   return Object.fromEntries(Object.entries(BASE_PATHS).map(([k, p]) => [k, origin + p])) as BaseUrls
 }

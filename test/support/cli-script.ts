@@ -258,6 +258,7 @@ export const OUTPUT_TESTED: Readonly<Record<string, readonly string[]>> = {
     'telematics replay',
     'vision blur',
   ],
+  'users-output': ['users add', 'users list', 'users revoke'],
   'app-output': [
     'profile list',
     'profile show',

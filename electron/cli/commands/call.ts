@@ -211,6 +211,8 @@ export const callCommands: CliCommand[] = [
       const history = new RequestHistory(resolveDataDir({ env: ctx.env }), redactor)
       const client = createClient({
         urls: () => resolveUrls(ctx, profileFlag),
+        caCertificate: async () =>
+          allUrlsFromEnv(ctx) ? undefined : (await ctx.profileForCall(profileFlag)).caCertificate,
         credential: async (name: CredentialName) => {
           const fromEnv = name === 'licence-key' ? envKey : name === 'token' ? envToken : undefined
           if (fromEnv) return fromEnv

@@ -6,6 +6,7 @@ import { historyCommands } from './history'
 import { localServiceCommands } from './local-service'
 import { profileCommands } from './profile'
 import { secretCommands } from './secret'
+import { usersCommands } from './users'
 
 /**
  * Every `geo-analyst` command: the app's own commands, then each area's (`geo-analyst <area> …`) from
@@ -15,6 +16,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ...profileCommands,
   ...secretCommands,
   ...localServiceCommands,
+  ...usersCommands,
   ...callCommands,
   ...historyCommands,
   ...inAreaOrder<readonly CliCommand[]>(AREA_COMMANDS).flatMap(([, commands]) => commands),

@@ -8,6 +8,9 @@ import { startLocalService } from '../../local-service/index'
 import { failureClassOf } from '../../local-service/postgis/errors'
 import { ExportFormatError, exportFromDatabase } from '../../local-service/postgis/export'
 import { importIntoDatabase } from '../../local-service/postgis/import'
+import { ListenPolicyError, planListen, type ListenPlan } from '../../local-service/team/listen-policy'
+import { TlsFilesError } from '../../local-service/team/tls-files'
+import { UsersFileError } from '../../local-service/team/users-file'
 import {
   DatabaseWorkspaceError,
   isDatabaseWorkspace,
@@ -74,11 +77,48 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
     return await work()
   } catch (error) {
     if (error instanceof ImportError) throw new GeoFailure('validation', error.message)
+    // A users file that cannot be read (`serve --users`): nothing was started.
+    if (error instanceof UsersFileError)
+      throw new GeoFailure(
+        error.problem === 'invalid' ? 'validation' : 'local-configuration',
+        error.message,
+        {
+          field: 'users',
+        },
+      )
     if (error instanceof WorkspaceError) {
       const cls =
         error.kind === 'conflict' ? 'conflict' : error.kind === 'not-found' ? 'not-found' : 'validation'
       throw new GeoFailure(cls, error.message, { field: error.kind === 'invalid-name' ? 'name' : undefined })
     }
+    throw error
+  }
+}
+
+/** `--listen`/`--port`/`--tls-*`/`--users` into a bind, refused before anything starts (listen-policy). */
+function listenPlanOf(args: ParsedArgs): ListenPlan {
+  try {
+    return planListen({
+      listen: stringFlag(args, 'listen'),
+      ...(stringFlag(args, 'port') !== undefined ? { port: portFlag(args) } : {}),
+      tlsCert: stringFlag(args, 'tls-cert'),
+      tlsKey: stringFlag(args, 'tls-key'),
+      users: stringFlag(args, 'users'),
+    })
+  } catch (error) {
+    if (error instanceof ListenPolicyError)
+      throw new GeoFailure('validation', error.message, { field: error.field })
+    throw error
+  }
+}
+
+/** A TLS file that cannot serve, as a validation failure naming the flag. */
+async function tlsMapped<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof TlsFilesError || error instanceof ListenPolicyError)
+      throw new GeoFailure('validation', error.message, { field: error.field })
     throw error
   }
 }
@@ -93,6 +133,24 @@ function portFlag(args: ParsedArgs): number {
   return port
 }
 
+/**
+ * The audit log of `serve`: `--audit-log FILE`, else `<workspace folder>/audit.log` for a team server
+ * (`--users`), else none; `--audit-all` records reads too.
+ */
+function auditOf(args: ParsedArgs, workspaceDir: string): { auditLog?: { file: string; all: boolean } } {
+  const file =
+    stringFlag(args, 'audit-log') ||
+    (stringFlag(args, 'users') ? path.join(workspaceDir, 'audit.log') : undefined)
+  if (!file) {
+    if (args.flags['audit-all'] === true)
+      throw new GeoFailure('validation', '--audit-all needs an audit log: --audit-log FILE or --users', {
+        field: 'audit-all',
+      })
+    return {}
+  }
+  return { auditLog: { file: path.resolve(file), all: args.flags['audit-all'] === true } }
+}
+
 /** `datasets` over a PostGIS workspace: from the catalogs; counts are the planner's estimates (~). */
 async function databaseDatasets(ctx: CliContext, uri: string): Promise<void> {
   const list = await databaseMapped(async () => {
@@ -103,34 +161,53 @@ async function databaseDatasets(ctx: CliContext, uri: string): Promise<void> {
       await workspace.close()
     }
   })
-  const width = Math.max(4, ...list.map((d) => d.name.length))
   const count = (n: number | null) => (n === null ? '?' : `~${n}`)
-  const human = list.length
-    ? [
-        `${'NAME'.padEnd(width)}  ${'TYPE'.padEnd(16)}${'FEATURES'.padStart(10)}  SOURCE`,
-        ...list.map(
-          (d) =>
-            `${d.name.padEnd(width)}  ${d.geometryType.padEnd(16)}${count(d.featureCount).padStart(10)}  ${d.source}`,
-        ),
-      ].join('\n')
-    : 'The workspace has no datasets.'
-  ctx.print(list, human)
+  ctx.print(list, datasetTable(list.map((d) => ({ ...d, features: count(d.featureCount) }))))
+}
+
+/**
+ * The human table of `datasets`: name, type, features, source — with an OWNER column (before SOURCE) when
+ * any dataset records the team server's user who saved it.
+ */
+function datasetTable(
+  list: readonly { name: string; geometryType: string; features: string; source: string; owner?: string }[],
+): string {
+  if (list.length === 0) return 'The workspace has no datasets.'
+  const width = Math.max(4, ...list.map((d) => d.name.length))
+  const owners = list.some((d) => d.owner) ? Math.max(5, ...list.map((d) => (d.owner ?? '').length)) : 0
+  const owner = (text: string) => (owners ? `${text.padEnd(owners)}  ` : '')
+  return [
+    `${'NAME'.padEnd(width)}  ${'TYPE'.padEnd(16)}${'FEATURES'.padStart(10)}  ${owner('OWNER')}SOURCE`,
+    ...list.map(
+      (d) =>
+        `${d.name.padEnd(width)}  ${d.geometryType.padEnd(16)}${d.features.padStart(10)}  ${owner(d.owner ?? '-')}${d.source}`,
+    ),
+  ].join('\n')
 }
 
 export const localServiceCommands: CliCommand[] = [
   {
     name: 'serve',
-    summary: 'Run the built-in local service on 127.0.0.1 until Ctrl-C',
+    summary:
+      'Run the built-in local service until Ctrl-C: on 127.0.0.1, or as a team server with --listen, TLS and a users file',
     usage:
-      'serve [--port N] [--workspace DIR|postgresql://USER@HOST:PORT/DB?schema=S1,S2] [--token T] [--licence-key K] [--no-sample]',
+      'serve [--port N | --listen HOST:PORT --tls-cert FILE --tls-key FILE --users FILE] [--workspace DIR|postgresql://USER@HOST:PORT/DB?schema=S1,S2] [--token T] [--licence-key K] [--no-sample] [--audit-log FILE] [--audit-all]',
     flags: {
       port: 'string',
+      listen: 'string',
+      'tls-cert': 'string',
+      'tls-key': 'string',
+      users: 'string',
       workspace: 'string',
       token: 'string',
       'licence-key': 'string',
       'no-sample': 'boolean',
+      'audit-log': 'string',
+      'audit-all': 'boolean',
     },
     async run(ctx, args) {
+      // Before anything starts or binds: off loopback only with TLS and a users file.
+      const plan = listenPlanOf(args)
       const databaseUri = databaseUriOf(ctx, args)
       // With a database workspace the folder workspace (GEO_ANALYST_WORKSPACE or the default) still serves joins.
       const workspaceDir = resolveWorkspaceDir({
@@ -143,28 +220,35 @@ export const localServiceCommands: CliCommand[] = [
       const licenceKey = stringFlag(args, 'licence-key') || ctx.env.GEO_ANALYST_LICENCE_KEY || undefined
       const service = await mapped(() =>
         databaseMapped(() =>
-          startLocalService({
-            workspaceDir,
-            ...(databaseUri ? { databaseUri, env: ctx.env } : {}),
-            port: portFlag(args),
-            token,
-            licenceKey,
-            sampleData: args.flags['no-sample'] !== true,
-          }),
+          tlsMapped(() =>
+            startLocalService({
+              workspaceDir,
+              ...(databaseUri ? { databaseUri, env: ctx.env } : {}),
+              listen: { host: plan.host, port: plan.port },
+              ...(plan.tls ? { tls: plan.tls } : {}),
+              ...(plan.usersFile ? { usersFile: plan.usersFile } : {}),
+              token,
+              licenceKey,
+              sampleData: args.flags['no-sample'] !== true,
+              ...auditOf(args, workspaceDir),
+            }),
+          ),
         ),
       )
       const shown = databaseUri ? PostgisWorkspace.fromUri(databaseUri).description : workspaceDir
+      // With a users file only its users' secrets are accepted: there is no service secret to show.
       const generated: Record<string, string> = {}
-      if (!token) generated.token = service.token
-      if (!licenceKey) generated.licenceKey = service.licenceKey
+      if (!token && !plan.usersFile) generated.token = service.token
+      if (!licenceKey && !plan.usersFile) generated.licenceKey = service.licenceKey
       const lines = [
-        `Local service on 127.0.0.1:${service.port}, workspace ${shown}`,
+        `${plan.tls ? 'Team server (HTTPS)' : 'Local service'} on ${plan.host.includes(':') ? `[${plan.host}]` : plan.host}:${service.port}, workspace ${shown}`,
         ...(service.sampleCreated.length
           ? [`Sample datasets created: ${service.sampleCreated.join(', ')}`]
           : []),
         ...Object.entries(service.urls).map(([k, v]) => `  ${k.padEnd(17)}${v}`),
         ...(generated.token ? [`Generated bearer token: ${generated.token}`] : []),
         ...(generated.licenceKey ? [`Generated licence key: ${generated.licenceKey}`] : []),
+        ...(plan.usersFile ? [`Users: ${plan.usersFile} (geo-analyst users add NAME --file …)`] : []),
         'Press Ctrl-C to stop.',
       ]
       ctx.print({ urls: service.urls, workspace: shown, port: service.port, generated }, lines.join('\n'))
@@ -234,17 +318,7 @@ export const localServiceCommands: CliCommand[] = [
       const databaseUri = databaseUriOf(ctx, args)
       if (databaseUri) return databaseDatasets(ctx, databaseUri)
       const list = await workspaceOf(ctx, args).list()
-      const width = Math.max(4, ...list.map((m) => m.name.length))
-      const human = list.length
-        ? [
-            `${'NAME'.padEnd(width)}  ${'TYPE'.padEnd(16)}${'FEATURES'.padStart(10)}  SOURCE`,
-            ...list.map(
-              (m) =>
-                `${m.name.padEnd(width)}  ${m.geometryType.padEnd(16)}${String(m.featureCount).padStart(10)}  ${m.source}`,
-            ),
-          ].join('\n')
-        : 'The workspace has no datasets.'
-      ctx.print(list, human)
+      ctx.print(list, datasetTable(list.map((m) => ({ ...m, features: String(m.featureCount) }))))
     },
   },
   {

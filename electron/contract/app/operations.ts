@@ -4,6 +4,7 @@ import type { ContractArea } from '../area'
 import { secretTargetSchema, secretValueSchema, secretsStatusSchema } from '../secrets'
 import {
   baseUrlsSchema,
+  caCertificateSchema,
   postgisFieldsSchema,
   preferencesSchema,
   profileNameSchema,
@@ -33,9 +34,15 @@ export const appOperations = {
     'Make a profile the active one',
   ),
   'settings.saveProfile': op(
-    z.object({ name: profileNameSchema, urls: baseUrlsSchema }).strict(),
+    z
+      .object({
+        name: profileNameSchema,
+        urls: baseUrlsSchema,
+        caCertificate: caCertificateSchema.optional(),
+      })
+      .strict(),
     settingsViewSchema,
-    'Create or replace a remote profile',
+    "Create or replace a remote profile (with the server's CA certificate when it has its own CA)",
   ),
   'settings.savePostgisProfile': op(
     z.object({ name: profileNameSchema, postgis: postgisFieldsSchema.strict() }).strict(),

@@ -37,6 +37,8 @@ export const datasetSchema = z.object({
    * (`gis.tile`): the map draws it tile by tile instead of loading its features.
    */
   tiles: z.boolean().optional(),
+  /** The team server's user who saved it (the list's `owner` extension field), when the service records one. */
+  owner: z.string().optional(),
 })
 
 export type Dataset = z.infer<typeof datasetSchema>

@@ -23,7 +23,8 @@ export function registerAppHandlers(registry: HandlerRegistry, core: CoreContext
     'app.info': async () => core.info(),
     'settings.get': () => settings.view(),
     'settings.chooseProfile': async ({ name }) => settingsChanged(await settings.chooseProfile(name)),
-    'settings.saveProfile': async ({ name, urls }) => settingsChanged(await settings.saveProfile(name, urls)),
+    'settings.saveProfile': async ({ name, urls, caCertificate }) =>
+      settingsChanged(await settings.saveProfile(name, urls, caCertificate)),
     'settings.savePostgisProfile': async ({ name, postgis }) =>
       settingsChanged(await settings.savePostgisProfile(name, postgis)),
     'settings.testConnection': async ({ name }) => testConnection(core, name),

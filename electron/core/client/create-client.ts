@@ -11,6 +11,8 @@ import * as AREAS from './area-list'
 export interface ClientOptions {
   /** The profile's base URLs (or a lookup of the active ones); null when the profile has none. */
   urls: BaseUrls | null | (() => Promise<BaseUrls | null>)
+  /** The profile's server CA certificate (PEM), trusted for its requests besides the system's CAs. */
+  caCertificate?: string | (() => Promise<string | undefined>)
   /** A credential by name, e.g. `(name) => credentials.reveal(profile, name)`. */
   credential: (name: CredentialName) => Promise<string | null>
   redactor: Redactor
@@ -27,8 +29,10 @@ export function createClient(options: ClientOptions) {
       ? options.transport
       : new Transport(options.redactor, options.transport)
   const urls = options.urls
+  const ca = options.caCertificate
   const ctx: ClientContext = {
     urls: typeof urls === 'function' ? urls : async () => urls,
+    caCertificate: typeof ca === 'function' ? ca : async () => ca,
     /** A group's own token, else the shared `token`; every value read is taught to the redactor. */
     async credential(group: Group) {
       for (const name of CREDENTIALS_BY_GROUP[group]) {
@@ -75,6 +79,7 @@ export function clientForProfile(options: {
     options.profile ? options.settings.profile(options.profile) : options.settings.activeProfile()
   return createClient({
     urls: async () => (await profile()).urls,
+    caCertificate: async () => (await profile()).caCertificate,
     credential: async (name) => options.credentials.reveal((await profile()).name, name),
     redactor: options.redactor,
     transport: options.transport,

@@ -30,6 +30,8 @@ export const CREDENTIALS_BY_GROUP = Object.fromEntries(
 export interface ClientContext {
   /** The active profile's base URLs, or null when it has none (e.g. Local before the service runs). */
   urls(): Promise<BaseUrls | null>
+  /** The active profile's server CA certificate (PEM), when it has one: trusted for its requests. */
+  caCertificate?(): Promise<string | undefined>
   /** The credential for a group, or null when none is set. */
   credential(group: Group): Promise<string | null>
   transport: Transport
@@ -307,6 +309,8 @@ export async function execute<T>(
     signal: spec.signal,
     ...(spec.reader ? { reader: spec.reader } : {}),
   }
+  const caCertificate = await ctx.caCertificate?.()
+  if (caCertificate) request.caCertificate = caCertificate
   const sent = await ctx.transport.send(request)
   let result: Result<T>
   let status: number | undefined

@@ -3,7 +3,8 @@ import type { Layer } from '../../contract/gis/layers'
 
 /**
  * A §4.6 layer as the datasets panel shows it; `fields` only when every entry has a name and a type;
- * `tiles` when the built-in service advertised vector tiles (its workspace is a database).
+ * `tiles` when the built-in service advertised vector tiles (its workspace is a database); `owner` when a
+ * team server names who saved it.
  */
 export function datasetFromLayer(layer: Layer, local: boolean, tiles = false): Dataset {
   const fields = Array.isArray(layer.fields)
@@ -26,5 +27,9 @@ export function datasetFromLayer(layer: Layer, local: boolean, tiles = false): D
       : {}),
     local,
     ...(local && tiles ? { tiles: true } : {}),
+    // A team server's extension field: who saved it (shown as given, cut to a user name's length).
+    ...(typeof layer.owner === 'string' && layer.owner.trim()
+      ? { owner: layer.owner.trim().slice(0, 64) }
+      : {}),
   }
 }

@@ -13,6 +13,8 @@ export type AttemptOutcome =
   | { kind: 'redirect'; status: number }
   /** fetch refused the address itself (a blocked port, a malformed URL): a setting to fix, nothing sent. */
   | { kind: 'invalid-target'; reason: string }
+  /** The server's TLS certificate is not trusted or not for this host: nothing was sent, a setting to fix. */
+  | { kind: 'untrusted-certificate'; code: string }
 
 export interface Classification {
   /** null: a success status the operation interprets itself. */
@@ -41,6 +43,7 @@ export function classifyOutcome(outcome: AttemptOutcome): Classification {
     case 'cancelled':
       return { failureClass: 'timeout-network', ambiguous: true, notSent: false }
     case 'invalid-target':
+    case 'untrusted-certificate':
       return { failureClass: 'local-configuration', ambiguous: false, notSent: true }
     case 'too-large':
     case 'redirect':
@@ -57,6 +60,22 @@ const UNREACHABLE_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ])
 
+/** TLS verification failures (OpenSSL's codes and Node's host name check): the handshake never finished. */
+const CERTIFICATE_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'INVALID_CA',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+])
+
 /** Read a fetch failure's cause chain into an outcome. */
 export function outcomeOfFetchError(error: unknown): AttemptOutcome {
   const message =
@@ -68,6 +87,7 @@ export function outcomeOfFetchError(error: unknown): AttemptOutcome {
   for (let depth = 0; depth < 5 && cause; depth++) {
     const code = (cause as { code?: unknown }).code
     if (typeof code === 'string') {
+      if (CERTIFICATE_CODES.has(code)) return { kind: 'untrusted-certificate', code }
       return UNREACHABLE_CODES.has(code) ? { kind: 'unreachable', code } : { kind: 'network', code }
     }
     cause = (cause as { cause?: unknown }).cause

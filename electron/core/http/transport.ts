@@ -2,6 +2,7 @@ import { geoError, type FailureClass, type GeoError } from '../../contract'
 import { classifyOutcome, outcomeOfFetchError, type AttemptOutcome } from './classify'
 import type { Redactor } from './redactor'
 import { parseRetryAfter } from './retry-after'
+import { fetchTrusting } from './trusted-fetch'
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy'
 
 /** One request as the client builds it; the transport adds nothing but timing and retries. */
@@ -26,6 +27,8 @@ export interface HttpRequest {
    * the attempt's HTTP status, once its headers have come.
    */
   reader?: (status: number) => BodyReader
+  /** The profile's server CA certificate (PEM): trusted for this request besides the system's CAs. */
+  caCertificate?: string
 }
 
 /** Reads an answer while it arrives (see `HttpRequest.reader`). */
@@ -194,6 +197,8 @@ function describe(outcome: AttemptOutcome, timeoutMs: number): string {
       return `the answer exceeded ${outcome.limit} bytes and was refused`
     case 'invalid-target':
       return `the address cannot be used (${outcome.reason}); check the profile's base URL`
+    case 'untrusted-certificate':
+      return `the server's TLS certificate is not trusted (${outcome.code}); if the server has its own CA, add its CA certificate to the profile (Settings, "Server CA certificate", or profile set NAME --ca-cert FILE)`
     case 'redirect':
       return `the provider redirected (HTTP ${outcome.status}); redirects are not followed so credentials never leave for another address`
   }
@@ -208,6 +213,8 @@ export class Transport {
   readonly policy: RetryPolicy
   private readonly maxResponseBytes: number
   private readonly fetchImpl: typeof fetch
+  /** Whether `fetch` was given: then it serves every request, a profile's CA or not (tests). */
+  private readonly fetchGiven: boolean
   private readonly now: () => number
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
   private readonly log: (line: string) => void
@@ -219,6 +226,7 @@ export class Transport {
     this.policy = new RetryPolicy({ ...DEFAULT_RETRY_POLICY, ...options.retry }, options.random)
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
     this.fetchImpl = options.fetch ?? ((...args) => fetch(...args))
+    this.fetchGiven = options.fetch !== undefined
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? abortableSleep
     this.log = options.log ?? (() => undefined)
@@ -321,7 +329,9 @@ export class Transport {
     const onCallerAbort = () => controller.abort()
     request.signal?.addEventListener('abort', onCallerAbort, { once: true })
     try {
-      const res = await this.fetchImpl(request.url, {
+      const fetchImpl =
+        request.caCertificate && !this.fetchGiven ? fetchTrusting(request.caCertificate) : this.fetchImpl
+      const res = await fetchImpl(request.url, {
         method: request.method,
         headers: request.headers,
         body: request.body as RequestInit['body'],

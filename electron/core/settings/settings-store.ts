@@ -5,6 +5,7 @@ import {
   DEFAULT_PREFERENCES,
   LOCAL_PROFILE,
   baseUrlsSchema,
+  caCertificateSchema,
   postgisFieldsSchema,
   preferencesSchema,
   profileNameSchema,
@@ -27,7 +28,12 @@ const settingsFileSchema = z.object({
   profiles: z.array(
     z.discriminatedUnion('kind', [
       z.object({ name: profileNameSchema, kind: z.literal('postgis'), postgis: postgisFieldsSchema }),
-      z.object({ name: profileNameSchema, kind: z.undefined().optional(), urls: baseUrlsSchema }),
+      z.object({
+        name: profileNameSchema,
+        kind: z.undefined().optional(),
+        urls: baseUrlsSchema,
+        caCertificate: caCertificateSchema.optional(),
+      }),
     ]),
   ),
   preferences: preferencesSchema,
@@ -124,8 +130,11 @@ export class SettingsStore {
     })
   }
 
-  saveProfile(name: string, urls: BaseUrls): Promise<SettingsView> {
-    return this.mutate((file) => putProfile(file, { name, urls }))
+  /** Create or replace a remote profile; `caCertificate` (PEM): its server's CA, trusted for it alone. */
+  saveProfile(name: string, urls: BaseUrls, caCertificate?: string): Promise<SettingsView> {
+    return this.mutate((file) =>
+      putProfile(file, { name, urls, ...(caCertificate ? { caCertificate } : {}) }),
+    )
   }
 
   /** Create or replace a PostGIS workspace profile (never a password: that is the keychain's). */
@@ -208,7 +217,12 @@ export class SettingsStore {
     const remote: Profile[] = file.profiles.map((p) =>
       p.kind === 'postgis'
         ? { name: p.name, builtIn: true, urls: this.localUrls(), kind: p.kind, postgis: p.postgis }
-        : { name: p.name, builtIn: false, urls: p.urls },
+        : {
+            name: p.name,
+            builtIn: false,
+            urls: p.urls,
+            ...(p.caCertificate ? { caCertificate: p.caCertificate } : {}),
+          },
     )
     const known = file.activeProfile === LOCAL_PROFILE || remote.some((p) => p.name === file.activeProfile)
     const view: SettingsView = {

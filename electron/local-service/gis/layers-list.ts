@@ -13,6 +13,8 @@ export interface ListedDataset {
   extent: BBox | null
   geometryColumn: string
   created: string | null
+  /** The team server's user who saved it (issue 32), when recorded. */
+  owner?: string
 }
 
 /** Spec §4.6 / §2.5: GET {mgis_v2_url}/getLayersList; `data` is an array, one entry per dataset. */
@@ -34,6 +36,8 @@ export async function layersList(
     extent: m.extent,
     geometryColumn: m.geometryColumn,
     created: m.created,
+    // Extension field (issue 32): who saved it, on a team server; absent when nobody is recorded.
+    ...(m.owner ? { owner: m.owner } : {}),
   }))
   if (data.length === 0) {
     return {

@@ -3,14 +3,16 @@ import { describeIssues, primaryIssue, STATUS_BY_ISSUE_KIND } from '../../contra
 import { validateJoinRequest, type JoinParams } from '../../contract/gis/join-params'
 import { GeoFailure } from '../../base/geo-failure'
 import { errorBody, HttpError, JsonResponseWriter, sendJsonText } from '../http-util'
+import { busyError } from '../pool/busy-error'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { databaseImportReply } from '../postgis/import-route'
 import { databaseJoin } from '../postgis/join-run'
 import { DatabaseWorkspaceError } from '../postgis/workspace'
-import { BEARER, type Reply, type Route } from '../router'
+import { BEARER, unlessQueryFlagFalse, type Reply, type Route } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
 import type { Workspace } from '../workspace/workspace'
 import { createWorkspacePort } from '../workspace-port'
+import { currentOwner } from '../team/principal'
 import { layersList } from './layers-list'
 import { tilesRoutes } from './tiles-route'
 import { TILES_EXTENSION } from '../../contract/gis/tiles'
@@ -62,20 +64,32 @@ async function join(ctx: ServiceContext, request: Parameters<Route['handle']>[0]
   }
   const { params } = checked.value
   const body = checked.value.body as { features: Feature[] } | undefined
-  // A PostGIS workspace: the join is pushed down to the database (decision 030).
-  if (ctx.database)
-    return databaseJoin(ctx.database, {
-      params,
-      ...(body ? { body } : {}),
-      rowCap: ctx.limits.rowCap,
-      signal: request.signal,
-      res: request.res,
-    })
+  // A PostGIS workspace: the join is pushed down to the database (decision 030). Joins take their turn
+  // (fairly between users) for a connection, one always kept free for the dataset list.
+  const database = ctx.database
+  if (database)
+    return ctx.pool.database
+      .run(
+        () =>
+          databaseJoin(database, {
+            params,
+            ...(body ? { body } : {}),
+            rowCap: ctx.limits.rowCap,
+            signal: request.signal,
+            res: request.res,
+          }),
+        request.signal,
+      )
+      .catch((error: unknown) => {
+        if (error instanceof JobCancelled) return
+        if (error instanceof PoolFull) throw busyError(error)
+        throw error
+      })
   const writer = new JsonResponseWriter(request.res)
   try {
     await ctx.pool.run(
       'gis.join',
-      { workspaceDir: ctx.workspaceDir, params, body, rowCap: ctx.limits.rowCap },
+      { workspaceDir: ctx.workspaceDir, params, body, rowCap: ctx.limits.rowCap, owner: currentOwner() },
       {
         signal: request.signal,
         weight: await joinWeight(ctx.workspace, params, body),
@@ -85,7 +99,7 @@ async function join(ctx: ServiceContext, request: Parameters<Route['handle']>[0]
   } catch (error) {
     if (error instanceof JobCancelled) return
     if (error instanceof PoolFull) {
-      throw new HttpError(503, error.message, {}, { 'retry-after': String(error.retryAfterSeconds) })
+      throw busyError(error)
     }
     // Part of the body is out: the client must see a cut response, not a second status.
     if (writer.headersSent) {
@@ -125,6 +139,7 @@ export const gisArea: LocalArea = {
         method: 'POST',
         path: '/mgis/query_apply/join',
         auth: BEARER,
+        write: unlessQueryFlagFalse('saveAsNewDataset'),
         body: 'json',
         handle: (request) => join(ctx, request),
       },
@@ -145,6 +160,7 @@ export const gisArea: LocalArea = {
         method: 'POST',
         path: '/local/datasets/import',
         auth: BEARER,
+        write: true,
         body: 'json',
         handle: async ({ body }) => {
           const input = (body ?? {}) as Record<string, unknown>

@@ -131,6 +131,7 @@ export const placesArea: LocalArea = {
         method: 'POST',
         path: '/atlas/local/places/saved',
         auth: BEARER,
+        write: true,
         body: 'json',
         handle: async ({ body }) => {
           if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -155,6 +156,7 @@ export const placesArea: LocalArea = {
         method: 'DELETE',
         path: '/atlas/local/places/saved/:eLoc',
         auth: BEARER,
+        write: true,
         body: 'none',
         handle: async ({ params }) => {
           const eLoc = params.eLoc!.toUpperCase()

@@ -2,34 +2,13 @@ import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Worker, type ResourceLimits } from 'node:worker_threads'
 import type { JobKind, JobOf, ResultOf } from '../jobs'
+import { currentPrincipal } from '../team/principal'
+import { JobCancelled, JobFailed, PoolFull, UserLimit, retryAfterSeconds } from './errors'
+import { FairGate } from './fair-gate'
+import { FairQueue } from './fair-queue'
 import type { JobMessage, JobProgress, WorkerMemory, WorkerMessage } from './job'
 
-/** The caller went away (or cancelled) before the job finished: its worker was stopped. */
-export class JobCancelled extends Error {
-  constructor() {
-    super('the job was cancelled: the client went away')
-    this.name = 'JobCancelled'
-  }
-}
-
-/** The queue is full: answer 503 with `Retry-After: retryAfterSeconds`. */
-export class PoolFull extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`the service is busy: too many jobs are waiting; retry in ${retryAfterSeconds} s`)
-    this.name = 'PoolFull'
-  }
-}
-
-/** A job failed inside its worker (the engine threw): the message is the engine's, the name its class. */
-export class JobFailed extends Error {
-  constructor(
-    message: string,
-    readonly errorName: string,
-  ) {
-    super(message)
-    this.name = 'JobFailed'
-  }
-}
+export { JobCancelled, JobFailed, PoolFull, UserLimit } from './errors'
 
 export interface PoolOptions {
   /** Worker threads at most (default 2). */
@@ -41,6 +20,22 @@ export interface PoolOptions {
   reservedForSmall?: number
   /** Jobs waiting at most; past it `run` throws PoolFull (default 64). */
   maxQueue?: number
+  /**
+   * Jobs one user may have waiting; past it `run` throws UserLimit (default 16). The single-token service
+   * sets none (its one user meets PoolFull at `maxQueue`, as before); a team server's users get the default.
+   */
+  perUserQueue?: number
+  /**
+   * Workers one user's jobs may hold while another user has a job that could start (default half the
+   * workers, at least 1). Alone, a user may use every worker.
+   */
+  perUserRunning?: number
+  /**
+   * PostGIS joins (with their saves) running at once, each holding one of the workspace's database
+   * connections (4): the rest is kept for the dataset list and other short statements (default 3). The
+   * joins wait their turn in `database`, fairly between users, with the same per-user limits.
+   */
+  databaseJoins?: number
   /** A job of at most this weight is small (default 50,000 — e.g. features a join reads). */
   smallWeight?: number
   /** A worker whose heap and engine memory exceed this after a job is retired (default 1.5 GiB). */
@@ -63,10 +58,14 @@ export interface RunOptions {
   weight?: number
   onPart?: (part: { status: number; bytes: Uint8Array; last: boolean }) => void
   onProgress?: (progress: JobProgress) => void
+  /** Called when the job leaves the queue for a worker (what it throws is ignored). */
+  onStart?: () => void
 }
 
 interface Pending {
   id: number
+  /** Whose job it is: the request's principal, `local` outside a request. */
+  user: string
   kind: string
   job: unknown
   small: boolean
@@ -98,17 +97,22 @@ function spawnWorker(url?: URL, resourceLimits?: ResourceLimits): Worker {
 /**
  * One pool of worker threads for every CPU-heavy job of the local service (joins, routing matrices, image
  * inference, imports), one job per worker at a time. Small jobs go first and have a worker kept for them; the
- * queue is bounded; a caller's abort stops its job (the worker is terminated and replaced on demand); a worker
- * that grew past its memory budget is retired after its job.
+ * queue is bounded, and fair between users: each job belongs to the request's principal, users take turns
+ * when a worker frees (each user's jobs in order), and one user may have only `perUserQueue` jobs waiting
+ * (UserLimit → 429) and hold only `perUserRunning` workers while others wait; a caller's abort stops its job
+ * (the worker is terminated and replaced on demand); a worker that grew past its memory budget is retired
+ * after its job. PostGIS joins, which run in the database, take their turn the same way in `database`.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = []
-  private readonly queue: Pending[] = []
+  private readonly queue = new FairQueue<Pending>()
   private nextId = 1
   private closed = false
   private readonly size: number
   private readonly reserved: number
   private readonly maxQueue: number
+  private readonly perUserQueue: number
+  private readonly perUserRunning: number
   private readonly smallWeight: number
   private readonly maxWorkerBytes: number
   /** Every worker not yet exited, retired ones included (`close` waits for them all). */
@@ -117,6 +121,8 @@ export class WorkerPool {
   private readonly exiting = new Set<Promise<void>>()
   /** Recent job durations (ms), for the Retry-After estimate. */
   private readonly durations: number[] = []
+  /** The fair limit on database joins (they run on the serving thread, not in a worker). */
+  readonly database: FairGate
   /** What the pool did, for benchmarks and tests. */
   readonly stats = { spawned: 0, retired: 0, lastMemory: undefined as WorkerMemory | undefined }
 
@@ -124,6 +130,15 @@ export class WorkerPool {
     this.size = Math.max(1, options.workers ?? 2)
     this.reserved = Math.min(options.reservedForSmall ?? (this.size > 1 ? 1 : 0), this.size - 1)
     this.maxQueue = options.maxQueue ?? 64
+    this.perUserQueue = Math.max(1, Math.min(options.perUserQueue ?? 16, this.maxQueue))
+    this.perUserRunning = Math.max(1, options.perUserRunning ?? Math.floor(this.size / 2))
+    const joins = Math.max(1, options.databaseJoins ?? 3)
+    this.database = new FairGate({
+      places: joins,
+      maxQueue: this.maxQueue,
+      perUserQueue: this.perUserQueue,
+      perUserRunning: Math.max(1, Math.floor(joins / 2)),
+    })
     this.smallWeight = options.smallWeight ?? 50_000
     this.maxWorkerBytes = options.maxWorkerBytes ?? 1.5 * 1024 ** 3
   }
@@ -132,10 +147,18 @@ export class WorkerPool {
   run<K extends JobKind>(kind: K, job: JobOf<K>, options: RunOptions = {}): Promise<ResultOf<K>> {
     if (this.closed) return Promise.reject(new Error('the worker pool is closed'))
     if (options.signal?.aborted) return Promise.reject(new JobCancelled())
+    // The whole queue full is the service's limit (503); short of it, a user's own (429).
     if (this.queue.length >= this.maxQueue) return Promise.reject(new PoolFull(this.retryAfter()))
+    const user = currentPrincipal()?.user ?? 'local'
+    const waiting = this.queue.waitingOf(user)
+    if (waiting >= this.perUserQueue)
+      return Promise.reject(
+        new UserLimit(user, this.perUserQueue, this.retryAfter(waiting, this.perUserRunning)),
+      )
     return new Promise((resolve, reject) => {
       const pending: Pending = {
         id: this.nextId++,
+        user,
         kind,
         job,
         small: (options.weight ?? 0) <= this.smallWeight,
@@ -144,10 +167,8 @@ export class WorkerPool {
         reject,
       }
       options.signal?.addEventListener('abort', () => this.cancel(pending), { once: true })
-      // Small jobs wait ahead of large ones; each class in arrival order.
-      const at = pending.small ? this.queue.findIndex((p) => !p.small) : -1
-      if (at >= 0) this.queue.splice(at, 0, pending)
-      else this.queue.push(pending)
+      // Small jobs wait ahead of large ones; each user's in arrival order, users in turn.
+      this.queue.push(pending)
       this.pump()
     })
   }
@@ -162,9 +183,7 @@ export class WorkerPool {
   }
 
   private cancel(pending: Pending): void {
-    const queued = this.queue.indexOf(pending)
-    if (queued >= 0) {
-      this.queue.splice(queued, 1)
+    if (this.queue.remove(pending)) {
       pending.reject(new JobCancelled())
       return
     }
@@ -175,10 +194,8 @@ export class WorkerPool {
     this.pump()
   }
 
-  private retryAfter(): number {
-    const recent = this.durations.slice(-20)
-    const mean = recent.length ? recent.reduce((a, b) => a + b, 0) / recent.length : 1000
-    return Math.min(60, Math.max(1, Math.ceil((mean * (this.queue.length + 1)) / this.size / 1000)))
+  private retryAfter(ahead = this.queue.length, workers = this.size): number {
+    return retryAfterSeconds(this.durations, ahead, workers)
   }
 
   private retire(slot: Slot): void {
@@ -279,42 +296,44 @@ export class WorkerPool {
     this.pump()
   }
 
-  /** Start what may start: a large job only on a worker not kept for small ones. */
+  /**
+   * Start what may start: a large job only on a worker not kept for small ones; users in turn, one past
+   * `perUserRunning` workers only when no other user's job could start instead.
+   */
   private pump(): void {
     while (this.queue.length > 0 && !this.closed) {
-      const next = this.queue[0]!
       const running = this.slots.filter((s) => s.job)
       const largeRunning = running.filter((s) => !s.job!.small).length
       const regular = this.slots.filter((s) => !s.extra)
-      let slot: Slot | undefined
-      if (next.small) {
-        slot = regular.find((s) => !s.job)
-        if (!slot && regular.length < this.size) slot = this.spawn(false)
-        // One worker only, busy with a large job: a small job gets a worker of its own.
-        if (
-          !slot &&
-          this.reserved === 0 &&
-          running.every((s) => !s.job!.small) &&
-          !this.slots.some((s) => s.extra)
-        )
-          slot = this.spawn(true)
-      } else if (largeRunning < this.size - this.reserved) {
-        slot = regular.find((s) => !s.job)
-        if (!slot && regular.length < this.size) slot = this.spawn(false)
-      }
-      if (!slot) return
-      this.queue.shift()
+      const regularFree = regular.some((s) => !s.job) || regular.length < this.size
+      // One worker only, busy with a large job: a small job gets a worker of its own.
+      const extraFree =
+        this.reserved === 0 && running.every((s) => !s.job!.small) && !this.slots.some((s) => s.extra)
+      const fits = (p: Pending) =>
+        p.small ? regularFree || extraFree : regularFree && largeRunning < this.size - this.reserved
+      const atShare = (user: string) =>
+        running.filter((s) => s.job!.user === user).length >= this.perUserRunning
+      const next = this.queue.take(fits, atShare) ?? this.queue.take(fits)
+      if (!next) return
+      const slot =
+        regular.find((s) => !s.job) ?? this.spawn(regular.length >= this.size && next.small && extraFree)
       slot.job = next
       next.started = Date.now()
       const message: JobMessage = { id: next.id, kind: next.kind, job: next.job }
       slot.worker.postMessage(message)
+      try {
+        next.options.onStart?.()
+      } catch {
+        // The caller's observer: what it throws is not the pool's to handle, nor another job's.
+      }
     }
   }
 
   async close(): Promise<void> {
     this.closed = true
+    this.database.close()
     const stopping = new Error('the service is stopping')
-    for (const p of this.queue.splice(0)) p.reject(stopping)
+    for (const p of this.queue.drain()) p.reject(stopping)
     const slots = this.slots.splice(0)
     for (const s of slots) s.job?.reject(stopping)
     // Retired workers still stopping too: terminate settles once the worker has exited, after the

@@ -31,6 +31,8 @@ export interface DatabaseDataset {
   /** [minLon, minLat, maxLon, maxLat] from the planner's statistics; null where there are none. */
   extent: BBox | null
   created: null
+  /** The team server's user who saved or imported it, when recorded (`geo_analyst.dataset_owner`). */
+  owner?: string
 }
 
 /** What the first catalog query learns: the database, PostGIS, and each workspace schema. */

@@ -14,6 +14,8 @@ import { COLUMN_TYPES, copyLine } from './import-copy'
 import { withCancellableClient } from './join-client'
 import { nameTaken } from './save'
 import { fitsIdentifier, qualified, quoteIdent } from './sql'
+import { currentOwner } from '../team/principal'
+import { ensureOwnerTable, recordOwner } from './dataset-owner'
 import type { PostgisWorkspace } from './workspace'
 
 /**
@@ -137,6 +139,12 @@ export async function importIntoDatabase(
   try {
     const { manifest, features } = await readChecked(tmp, path.resolve(file), options)
     const columns = columnsOf(manifest.fields)
+    // A team server's user is recorded as the table's owner in the import's own transaction.
+    const owner = currentOwner()
+    if (owner)
+      await ensureOwnerTable(ws.db).catch((error: unknown) => {
+        throw classifyDatabaseError(error, ws.target)
+      })
     options.onPhase?.('copying')
     try {
       await withCancellableClient(ws, signal, async (client) => {
@@ -160,6 +168,7 @@ export async function importIntoDatabase(
         await pipeline(Readable.from(copyText(features, manifest.fields)), copy)
         await client.query(`CREATE INDEX ON ${table} USING gist (geom)`)
         await client.query(`ANALYZE ${table}`)
+        if (owner) await recordOwner(client, schema, name, owner)
         await client.query('COMMIT')
       })
     } catch (error) {
@@ -172,7 +181,7 @@ export async function importIntoDatabase(
       throw classifyDatabaseError(error, ws.target)
     }
     ws.forgetResolved()
-    return { ...manifest, name, schema, table: name, source: manifest.source }
+    return { ...manifest, name, schema, table: name, source: manifest.source, ...(owner ? { owner } : {}) }
   } finally {
     await fs.rm(tmp, { recursive: true, force: true })
   }

@@ -1,4 +1,6 @@
 import { quoteIdent } from './sql'
+import { currentOwner } from '../team/principal'
+import { ensureOwnerTable, recordOwner } from './dataset-owner'
 import type { Queryable } from './catalog'
 import { streamCursor } from './cursor-rows'
 import { joinHead, withCancellableClient, type DatabaseJoinRequest } from './join-client'
@@ -49,6 +51,9 @@ export async function saveJoin(
   const table = `${quoteIdent(schema)}.${quoteIdent(name)}`
   const outputs = stmt.outputs.map((expr, i) => `${expr} AS __geo_out${i + 1}`)
   const saved = stmt.saveColumns.map((c) => c.name).join(', ')
+  // A team server's user is recorded as the table's owner in the save's own transaction.
+  const owner = currentOwner()
+  if (owner) await ensureOwnerTable(ws.db)
   return withCancellableClient(ws, request.signal, async (client) => {
     await client.query(`DROP TABLE IF EXISTS ${RESULT}`)
     await client.query('BEGIN')
@@ -87,6 +92,7 @@ export async function saveJoin(
     }
     await client.query(`CREATE INDEX ON ${table} USING gist (${quoteIdent(stmt.saveGeometryColumn)})`)
     await client.query(`ANALYZE ${table}`)
+    if (owner) await recordOwner(client, schema, name, owner)
     await client.query('COMMIT')
     ws.forgetResolved()
     // The rows answered are the rows saved, read back in the order they were made.

@@ -7,6 +7,7 @@ import {
   type WorkspaceCheck,
 } from './catalog'
 import { DatabasePool, resolveConnection } from './connection'
+import { datasetOwners } from './dataset-owner'
 import type { ConnectionTarget } from './errors'
 import { resolveDatasets, type ResolvedDataset } from './resolve'
 import { describeWorkspace, parseWorkspaceUri, WorkspaceUriError, type WorkspaceUri } from './uri'
@@ -129,9 +130,20 @@ export class PostgisWorkspace {
     return this.pool.cancelBackend(pid)
   }
 
-  /** The datasets, from the catalogs only (two statements). */
-  list(): Promise<DatabaseDataset[]> {
-    return listDatasets(this.db, this.uri.schemas)
+  /**
+   * The datasets, from the catalogs (two statements), each with the team server's user who saved it when
+   * one is recorded (one more statement).
+   */
+  async list(): Promise<DatabaseDataset[]> {
+    const [datasets, owners] = await Promise.all([
+      listDatasets(this.db, this.uri.schemas),
+      datasetOwners(this.db),
+    ])
+    if (owners.size === 0) return datasets
+    return datasets.map((d) => {
+      const owner = owners.get(`${d.schema}\0${d.table}`)
+      return owner ? { ...d, owner } : d
+    })
   }
 
   close(): Promise<void> {

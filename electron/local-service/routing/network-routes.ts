@@ -164,7 +164,7 @@ async function importRoute(ctx: ServiceContext, { body, res, signal }: RouteRequ
   } catch (error) {
     await removeLeftovers(networksDir(ctx.workspaceDir), id)
     if (error instanceof JobCancelled) return
-    const status = error instanceof PoolFull ? 503 : 400
+    const status = error instanceof PoolFull ? error.status : 400
     line({
       error: { status, message: error instanceof Error ? error.message : String(error), field: 'path' },
     })
@@ -196,6 +196,7 @@ export function networkRoutes(ctx: ServiceContext, speedModels: SpeedModelStore)
       method: 'POST',
       path: '/local/road-networks/import',
       auth: BEARER,
+      write: true,
       body: 'json',
       handle: (request) => importRoute(ctx, request),
     },
@@ -203,6 +204,7 @@ export function networkRoutes(ctx: ServiceContext, speedModels: SpeedModelStore)
       method: 'POST',
       path: '/local/road-networks/speed-profiles',
       auth: BEARER,
+      write: true,
       body: 'json',
       handle: async ({ body }) => {
         const input = (body ?? {}) as Record<string, unknown>
@@ -222,6 +224,7 @@ export function networkRoutes(ctx: ServiceContext, speedModels: SpeedModelStore)
       method: 'DELETE',
       path: '/local/road-networks/speed-profiles',
       auth: BEARER,
+      write: true,
       body: 'none',
       handle: async () => {
         await speedModels.reset()
@@ -233,6 +236,7 @@ export function networkRoutes(ctx: ServiceContext, speedModels: SpeedModelStore)
       method: 'DELETE',
       path: '/local/road-networks/:id',
       auth: BEARER,
+      write: true,
       body: 'none',
       handle: async ({ params }) => {
         try {

@@ -8,6 +8,7 @@ import {
   validatePredictive,
   type MatrixErrorCode,
 } from '../../contract/routing/matrix'
+import { busyError } from '../pool/busy-error'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { HttpError } from '../http-util'
 import { licenceKeySegment, type Reply, type Route, type RouteRequest } from '../router'
@@ -103,8 +104,7 @@ async function runJob<T>(work: () => Promise<T>): Promise<T | undefined> {
     return await work()
   } catch (error) {
     if (error instanceof JobCancelled) return undefined
-    if (error instanceof PoolFull)
-      throw new HttpError(503, error.message, {}, { 'retry-after': String(error.retryAfterSeconds) })
+    if (error instanceof PoolFull) throw busyError(error)
     throw error
   }
 }

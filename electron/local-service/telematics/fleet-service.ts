@@ -12,7 +12,10 @@ import { hash32 } from './engine/random'
 import { storedTrack, type ReplayDevice, type StoredTrack } from './engine/replay'
 import type { TrackPoint } from './engine/track-file'
 import { sampleZones } from './engine/zones'
+import { FileAlarmStore, type AlarmStore } from './alarm-store'
+import { PostgisAlarmStore } from './alarm-store-postgis'
 import { TelematicsStore, type FleetSettings, type StoredAlarm } from './store'
+import { currentPrincipal } from '../team/principal'
 
 /** What the last step cost (a local extension of the fleet's status, for `npm run bench:fleet`). */
 export interface FleetStats {
@@ -71,15 +74,20 @@ export class FleetService {
   readonly store: TelematicsStore
   private current: Promise<Fleet> | undefined
   private settingsCache: FleetSettings | undefined
-  private storedAlarms: StoredAlarm[] = []
+  /** Where alarm configurations live: the workspace folder, or the PostGIS workspace (shared by instances). */
+  readonly alarmStore: AlarmStore
+  /** Per fleet: the ids of the configurations its engine evaluates, and the store's version they were read at. */
+  private readonly engineAlarms = new WeakMap<Fleet, { ids: Set<number>; version: string }>()
+  private syncing: Promise<void> | undefined
   private network: NetworkEntry | null = null
   private ticker: ReturnType<typeof setInterval> | undefined
-  /** Alarm creations run one at a time (an Idempotency-Key is looked up and stored atomically). */
-  private alarmChain: Promise<unknown> = Promise.resolve()
   private closed = false
 
   constructor(private readonly ctx: ServiceContext) {
     this.store = new TelematicsStore(ctx.workspaceDir)
+    this.alarmStore = ctx.database
+      ? new PostgisAlarmStore(ctx.database, () => currentPrincipal()?.user)
+      : new FileAlarmStore(this.store)
   }
 
   async settings(): Promise<FleetSettings> {
@@ -131,7 +139,9 @@ export class FleetService {
   private async create(): Promise<Fleet> {
     const settings = await this.settings()
     this.network = await this.resolveNetwork(settings)
-    this.storedAlarms = await this.store.alarms()
+    // The version first: a configuration stored between the two reads is read again at the next tick.
+    const version = await this.alarmStore.version()
+    const rules = await this.alarmStore.list()
     const fleet = new Fleet({
       vehicles: settings.vehicles,
       seed: settings.seed,
@@ -142,8 +152,9 @@ export class FleetService {
       startMs: this.ctx.now(),
       tracks: await this.store.tracks(),
       geofences: await this.geofenceSet(settings),
-      rules: this.storedAlarms,
+      rules,
     })
+    this.engineAlarms.set(fleet, { ids: new Set(rules.map((r) => r.id)), version })
     this.startTicker()
     return fleet
   }
@@ -152,7 +163,12 @@ export class FleetService {
     if (this.ticker || this.closed) return
     // The fleet runs whether or not anyone asks: alarms are evaluated every second of the clock.
     this.ticker = setInterval(() => {
-      void this.current?.then((f) => f.advanceTo(this.ctx.now())).catch(() => undefined)
+      void this.current
+        ?.then(async (f) => {
+          await this.syncAlarms(f).catch(() => undefined)
+          await f.advanceTo(this.ctx.now())
+        })
+        .catch(() => undefined)
     }, 1000)
     this.ticker.unref()
   }
@@ -251,55 +267,74 @@ export class FleetService {
 
   // ---- Alarm configurations ----
 
-  get alarms(): readonly StoredAlarm[] {
-    return this.storedAlarms
+  /** The configurations as stored now (in a PostGIS workspace: including those made through other instances). */
+  alarms(): Promise<StoredAlarm[]> {
+    return this.alarmStore.list()
   }
 
   /**
-   * Create a configuration, one at a time: an Idempotency-Key already used returns the first result (the
-   * same body) or refuses another body (409). The configuration is stored before it is answered.
+   * The engine evaluates the stored set: when the store's version changed (another instance created a
+   * configuration), the configurations it does not have yet are added. One sync at a time.
    */
-  createAlarm(
+  private syncAlarms(fleet: Fleet): Promise<void> {
+    this.syncing ??= (async () => {
+      const state = this.engineAlarms.get(fleet)
+      const version = await this.alarmStore.version()
+      if (!state || version === state.version) return
+      for (const alarm of await this.alarmStore.list()) this.evaluate(fleet, alarm)
+      state.version = version
+    })().finally(() => (this.syncing = undefined))
+    return this.syncing
+  }
+
+  private evaluate(fleet: Fleet, alarm: StoredAlarm): void {
+    const state = this.engineAlarms.get(fleet)
+    if (!state || state.ids.has(alarm.id)) return
+    state.ids.add(alarm.id)
+    fleet.alarms.add(alarm)
+  }
+
+  /**
+   * Create a configuration: an Idempotency-Key already used returns the first result (the same body) or
+   * refuses another body (409) — decided by the store (in a PostGIS workspace: its unique index, whichever
+   * instance the requests reach). The configuration is stored before it is answered.
+   */
+  async createAlarm(
     body: Omit<AlarmRule, 'id' | 'createdAt'>,
     identity: string,
     key: string | undefined,
   ): Promise<{ alarm: StoredAlarm; replayed: boolean }> {
-    const run = this.alarmChain.then(async () => {
-      const fleet = await this.fleet()
-      if (key) {
-        const earlier = this.storedAlarms.find((a) => a.idempotencyKey === key)
-        if (earlier && earlier.identity === identity) return { alarm: earlier, replayed: true }
-        if (earlier)
-          throw new FleetError(
-            409,
-            `this Idempotency-Key created alarm configuration ${earlier.id} with another body; use a new key for a new configuration`,
-            'Idempotency-Key',
-          )
-      }
-      const missing = body.deviceId.filter((id) => !fleet.device(id))
-      if (missing.length > 0)
-        throw new FleetError(
-          203,
-          `device${missing.length > 1 ? 's' : ''} ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''} not found`,
-          'deviceId',
-        )
-      const id = this.storedAlarms.reduce((max, a) => Math.max(max, a.id), 0) + 1
-      const alarm: StoredAlarm = {
-        ...body,
-        deviceId: [...new Set(body.deviceId)],
-        id,
-        createdAt: fleet.step,
-        created: new Date(fleet.step * 1000).toISOString(),
-        ...(key ? { idempotencyKey: key } : {}),
-        identity,
-      }
-      await this.store.saveAlarms([...this.storedAlarms, alarm])
-      this.storedAlarms = [...this.storedAlarms, alarm]
-      fleet.alarms.add(alarm)
-      return { alarm, replayed: false }
+    const fleet = await this.fleet()
+    const earlierAnswer = (earlier: StoredAlarm) => {
+      if (earlier.identity === identity) return { alarm: earlier, replayed: true }
+      throw new FleetError(
+        409,
+        `this Idempotency-Key created alarm configuration ${earlier.id} with another body; use a new key for a new configuration`,
+        'Idempotency-Key',
+      )
+    }
+    if (key) {
+      const earlier = await this.alarmStore.byKey(key)
+      if (earlier) return earlierAnswer(earlier)
+    }
+    const missing = body.deviceId.filter((id) => !fleet.device(id))
+    if (missing.length > 0)
+      throw new FleetError(
+        203,
+        `device${missing.length > 1 ? 's' : ''} ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''} not found`,
+        'deviceId',
+      )
+    const { alarm, created } = await this.alarmStore.insert({
+      ...body,
+      deviceId: [...new Set(body.deviceId)],
+      createdAt: fleet.step,
+      created: new Date(fleet.step * 1000).toISOString(),
+      ...(key ? { idempotencyKey: key } : {}),
+      identity,
     })
-    this.alarmChain = run.catch(() => undefined)
-    return run
+    if (!created) return earlierAnswer(alarm)
+    this.evaluate(fleet, alarm)
+    return { alarm, replayed: false }
   }
 
   // ---- Tracks ----

@@ -20,6 +20,7 @@ import {
 } from '../../contract/telematics/devices'
 import { fleetConfigureSchema, MAX_REPLAY_SPEED } from '../../contract/telematics/fleet'
 import { HttpError } from '../http-util'
+import { DatabaseWorkspaceError } from '../postgis/errors'
 import { BEARER, type Reply, type Route, type RouteRequest } from '../router'
 import type { LocalArea } from '../service-context'
 import { readTrack, TrackFileError, trackFormat } from './engine/track-file'
@@ -77,6 +78,12 @@ async function answer(work: () => Promise<Reply | void>): Promise<Reply | void> 
   } catch (error) {
     if (error instanceof FleetError) return refusal(error)
     if (error instanceof TrackFileError) return badRequest([issue('path', 'invalid', error.message)])
+    // The PostGIS workspace that keeps the alarm configurations failed: its problem in plain words.
+    if (error instanceof DatabaseWorkspaceError)
+      return {
+        status: 500,
+        body: { code: `database-${error.problem}`, success: false, message: error.message },
+      }
     throw error
   }
 }
@@ -186,6 +193,7 @@ export const telematicsArea: LocalArea = {
         method: 'POST',
         path: '/telematics/alarm',
         auth: BEARER,
+        write: true,
         body: 'json-or-form',
         handle: (request) =>
           answer(async () => {
@@ -221,7 +229,7 @@ export const telematicsArea: LocalArea = {
             const { issues } = checkFields(query(request), {}, [], 'GET /telematics/alarm')
             if (issues.length) return badRequest(issues)
             await service.fleet()
-            const data = service.alarms.map(({ identity: _i, createdAt: _c, ...shown }) => shown)
+            const data = (await service.alarms()).map(({ identity: _i, createdAt: _c, ...shown }) => shown)
             return { status: 200, body: { code: '200', success: true, data } }
           }),
       },
@@ -256,6 +264,7 @@ export const telematicsArea: LocalArea = {
         method: 'PUT',
         path: '/telematics/local/fleet',
         auth: BEARER,
+        write: true,
         body: 'json',
         handle: (request) =>
           answer(async () => {
@@ -271,6 +280,7 @@ export const telematicsArea: LocalArea = {
         method: 'POST',
         path: '/telematics/local/fleet/zones',
         auth: BEARER,
+        write: true,
         body: 'none',
         handle: () => answer(async () => ({ status: 200, body: await service.createZones() })),
       },
@@ -301,6 +311,7 @@ export const telematicsArea: LocalArea = {
         method: 'POST',
         path: '/telematics/local/tracks',
         auth: BEARER,
+        write: true,
         body: 'json',
         handle: (request) =>
           answer(async () => {
@@ -336,6 +347,7 @@ export const telematicsArea: LocalArea = {
         method: 'PUT',
         path: '/telematics/local/tracks/:id',
         auth: BEARER,
+        write: true,
         body: 'json',
         handle: (request) =>
           answer(async () => {
@@ -364,6 +376,7 @@ export const telematicsArea: LocalArea = {
         method: 'DELETE',
         path: '/telematics/local/tracks/:id',
         auth: BEARER,
+        write: true,
         body: 'none',
         handle: (request) =>
           answer(async () => {

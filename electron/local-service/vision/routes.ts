@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { BLURRED_BOXES_HEADER } from '../../contract/vision/blur-plates'
 import { errorBody, HttpError } from '../http-util'
+import { busyError } from '../pool/busy-error'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { BEARER, type Reply, type Route, type RouteRequest } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
@@ -71,8 +72,7 @@ async function blurPlates(ctx: ServiceContext, request: RouteRequest): Promise<R
     request.res.end(bytes)
   } catch (error) {
     if (error instanceof JobCancelled) return
-    if (error instanceof PoolFull)
-      throw new HttpError(503, error.message, {}, { 'retry-after': String(error.retryAfterSeconds) })
+    if (error instanceof PoolFull) throw busyError(error)
     throw error
   } finally {
     await upload.dispose()

@@ -20,6 +20,7 @@ import {
   type FieldInfo,
 } from './features'
 import { parseJsonText } from '../../contract/common/json-text'
+import { currentOwner } from '../team/principal'
 
 /** What the workspace knows about a dataset without reading its features (manifest.json). */
 export interface DatasetManifest {
@@ -36,6 +37,8 @@ export interface DatasetManifest {
   crs: 'EPSG:4326'
   /** Features of the source file left out at import because they were invalid (only when some were). */
   skippedInvalid?: number
+  /** The team server's user who saved it (issue 32); absent when saved by the single-token service. */
+  owner?: string
 }
 
 export class WorkspaceError extends Error {
@@ -389,7 +392,7 @@ export class Workspace {
   async stage(
     name: string,
     features: readonly DatasetFeature[],
-    options: { source: string; fields?: FieldInfo[]; skippedInvalid?: number },
+    options: { source: string; fields?: FieldInfo[]; skippedInvalid?: number; owner?: string },
     dir = this.stagingDir(name),
   ): Promise<StagedDataset> {
     checkDatasetName(name)
@@ -419,6 +422,7 @@ export class Workspace {
       format: 'flatgeobuf',
       crs: 'EPSG:4326',
       ...(options.skippedInvalid ? { skippedInvalid: options.skippedInvalid } : {}),
+      ...(options.owner ? { owner: options.owner } : {}),
     }
     await fs.mkdir(dir, { recursive: true })
     try {
@@ -487,10 +491,19 @@ export class Workspace {
   /**
    * Make a staged dataset visible by renaming its folder into place, under the workspace lock: a name
    * already taken, letter case aside, is a conflict and changes nothing. The staging folder is gone after.
+   * A dataset committed for a team server's user (a request's principal) records them as its owner.
    */
   async commit(staged: StagedDataset): Promise<DatasetManifest> {
     const { name } = staged.manifest
+    const owner = staged.manifest.owner ?? currentOwner()
     try {
+      if (owner && staged.manifest.owner !== owner) {
+        staged = { ...staged, manifest: { ...staged.manifest, owner } }
+        await writeFileAtomic(
+          path.join(staged.dir, MANIFEST),
+          JSON.stringify(staged.manifest, null, 2) + '\n',
+        )
+      }
       const target = this.datasetDir(name)
       await withWorkspaceLock(this.dir, async () => {
         const datasets = path.join(this.dir, DATASETS)
@@ -515,7 +528,7 @@ export class Workspace {
   async create(
     name: string,
     features: readonly DatasetFeature[],
-    options: { source: string; fields?: FieldInfo[]; skippedInvalid?: number },
+    options: { source: string; fields?: FieldInfo[]; skippedInvalid?: number; owner?: string },
   ): Promise<DatasetManifest> {
     checkDatasetName(name)
     await this.checkFree(name)

@@ -98,8 +98,12 @@ export const useSettingsStore = defineStore('settings', () => {
     return settle(geo['settings.chooseProfile']({ name }), applyView)
   }
 
-  function saveProfile(name: string, urls: BaseUrls): Promise<GeoError | null> {
-    return settle(geo['settings.saveProfile']({ name, urls }), applyView)
+  /** `caCertificate`: the server's CA (PEM, public), trusted for this profile's requests only. */
+  function saveProfile(name: string, urls: BaseUrls, caCertificate?: string): Promise<GeoError | null> {
+    return settle(
+      geo['settings.saveProfile']({ name, urls, ...(caCertificate ? { caCertificate } : {}) }),
+      applyView,
+    )
   }
 
   function savePostgisProfile(name: string, postgis: PostgisFields): Promise<GeoError | null> {

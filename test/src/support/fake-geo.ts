@@ -150,11 +150,20 @@ export function createFakeGeo(): FakeGeo {
       state.view = { ...state.view, activeProfile: name }
       return ok(state.view)
     },
-    'settings.saveProfile': ({ name, urls }: { name: string; urls: never }) => {
+    'settings.saveProfile': ({
+      name,
+      urls,
+      caCertificate,
+    }: {
+      name: string
+      urls: never
+      caCertificate?: string
+    }) => {
       if (name === LOCAL_PROFILE)
         return fail('validation', 'the built-in Local profile cannot be changed', { field: 'name' })
       const others = state.view.profiles.filter((p) => p.name !== name)
-      state.view = { ...state.view, profiles: [...others, { name, builtIn: false, urls }] }
+      const saved = { name, builtIn: false, urls, ...(caCertificate ? { caCertificate } : {}) }
+      state.view = { ...state.view, profiles: [...others, saved] }
       return ok(state.view)
     },
     'settings.deleteProfile': ({ name }: { name: string }) => {

@@ -33,6 +33,8 @@ export interface JoinJob {
   body?: { features: Feature[] }
   rowCap: number
   repairUserGeometry?: boolean
+  /** The team server's user a saved dataset is recorded as owned by (the worker has no request of its own). */
+  owner?: string
 }
 
 /** Bytes of datasets a worker keeps between joins (their features, index and GEOS geometries), by default. */
@@ -222,6 +224,7 @@ async function runJob(job: JoinJob, emit: JoinEmit): Promise<Parameters<JoinEmit
   if (p.saveAsNewDataset && p.newDatasetNme) {
     const saved = await workspace.create(p.newDatasetNme, resultFeatures(output.pairs, source, ref), {
       source: `join: ${p.queryType} ${p.operator} of ${source.name}${ref ? ` with ${ref.name}` : ''}`,
+      ...(job.owner ? { owner: job.owner } : {}),
     })
     extra.savedDataset = saved.name
   }

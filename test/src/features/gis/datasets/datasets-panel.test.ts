@@ -114,6 +114,14 @@ describe('DatasetsPanel', () => {
     ).toEqual(['Show india_states on map', 'Show india_cities on map'])
   })
 
+  it('says who saved a dataset when the service records it (a team server), and nothing otherwise', async () => {
+    fake.state.datasets = [{ ...REMOTE, owner: 'ann' }, CITIES]
+    await renderPanel()
+    const [parcels, cities] = items('Datasets')
+    expect(within(parcels!).getByText('Saved by ann')).toBeTruthy()
+    expect(cities!.textContent).not.toMatch(/Saved by/)
+  })
+
   it('refreshes on the button, on datasets.changed, and when the active profile changes', async () => {
     await renderPanel()
     const layers = vi.mocked(fake.geo['gis.layers'])

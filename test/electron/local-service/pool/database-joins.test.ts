@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLocalService, type LocalService } from '../../../../electron/local-service/index'
+import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
+import { bearer, teamUsers } from '../team/team-users'
+
+/**
+ * The dataset list of a PostGIS workspace while the workspace's connections are wanted by slow joins: the
+ * joins take their turn for at most three of its four connections, so the list never waits behind them.
+ * Between the users of a team server, the joins take turns and a user past their limit gets 429. A
+ * throw-away cluster (skipped, saying why, where PostGIS is not installed).
+ */
+const missing = postgresMissing()
+const TOKEN = 'database-joins-token'
+
+let cluster: TestCluster
+let service: LocalService
+let team: LocalService
+let tokens: Record<string, string>
+let dir: string
+
+async function sql(text: string): Promise<Record<string, unknown>[]> {
+  const client = await cluster.connect('gis')
+  try {
+    return (await client.query(text)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+const slow = new URLSearchParams({
+  queryType: 'spatialOperation',
+  datasetSource: 'sleepy',
+  datasetRef: 'zones',
+  operator: 'Within',
+  sourceProperty: 'geom',
+  selectionParamSource: 'id',
+})
+
+const activeJoins = async () =>
+  Number(
+    (
+      await sql(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'geo-analyst' AND query LIKE '%sleepy%' AND state = 'active'`,
+      )
+    )[0]!.n,
+  )
+
+describe.skipIf(missing)(
+  `database joins and the dataset list${missing ? ` (skipped: ${missing})` : ''}`,
+  () => {
+    beforeAll(async () => {
+      cluster = await startTestCluster()
+      await cluster.admin.query('CREATE DATABASE gis')
+      await sql(`
+        CREATE EXTENSION postgis;
+        CREATE SCHEMA work;
+        CREATE TABLE work.places (id int, geom geometry(Point, 4326));
+        INSERT INTO work.places SELECT i, ST_SetSRID(ST_MakePoint(i % 10 + 0.5, 1), 4326) FROM generate_series(0, 99) i;
+        CREATE TABLE work.zones (zone text, geom geometry(Polygon, 4326));
+        INSERT INTO work.zones VALUES ('all', ST_MakeEnvelope(0, 0, 10, 10, 4326));
+        CREATE VIEW work.sleepy AS SELECT id, geom FROM work.places WHERE (SELECT pg_sleep(30)) IS NULL;
+        ANALYZE;
+      `)
+      dir = mkdtempSync(path.join(os.tmpdir(), 'geo-pg-fair-'))
+      service = await startLocalService({
+        workspaceDir: dir,
+        databaseUri: cluster.uri('gis', 'schema=work'),
+        env: { PGPASSWORD: cluster.password },
+        token: TOKEN,
+        sampleData: false,
+      })
+      const users = await teamUsers(dir)
+      tokens = users.tokens
+      team = await startLocalService({
+        workspaceDir: path.join(dir, 'team'),
+        databaseUri: cluster.uri('gis', 'schema=work'),
+        env: { PGPASSWORD: cluster.password },
+        usersFile: users.file,
+        sampleData: false,
+        pool: { perUserQueue: 4 },
+      })
+    }, 180_000)
+    afterAll(async () => {
+      await team?.close()
+      await service?.close()
+      await cluster?.stop()
+      if (dir) rmSync(dir, { recursive: true, force: true })
+    }, 60_000)
+
+    it('answers the dataset list while six slow joins want the connections, before any of them ends', async () => {
+      const leave = new AbortController()
+      let joinsSettled = 0
+      const joins = Array.from({ length: 6 }, () =>
+        fetch(`${service.urls.mgis_url}/query_apply/join?${slow}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}` },
+          signal: leave.signal,
+        })
+          .catch(() => undefined)
+          .finally(() => joinsSettled++),
+      )
+      try {
+        for (let i = 0; i < 100 && (await activeJoins()) < 3; i++)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        // Time for a fourth statement to start, were the joins let through.
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        const list = await fetch(`${service.urls.mgis_v2_url}/getLayersList`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+          signal: AbortSignal.timeout(10_000),
+        })
+        const text = await list.text()
+        expect(list.status, text).toBe(200)
+        expect(text).toContain('zones')
+        expect(joinsSettled).toBe(0)
+        // Three joins hold connections; the other three wait their turn in the service, not in the database.
+        expect(await activeJoins()).toBe(3)
+        expect(service.poolStats().database).toEqual({ running: 3, queued: 3 })
+      } finally {
+        leave.abort()
+      }
+      // The clients left: the running statements are cancelled, the waiting joins leave their queue.
+      await Promise.all(joins)
+      for (let i = 0; i < 100 && (await activeJoins()) > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(await activeJoins()).toBe(0)
+    }, 60_000)
+
+    it('the single-token service keeps the whole queue for its one user: 17 joins waiting, no 429', async () => {
+      const leave = new AbortController()
+      const statuses: number[] = []
+      const joins = Array.from({ length: 20 }, () =>
+        fetch(`${service.urls.mgis_url}/query_apply/join?${slow}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}` },
+          signal: leave.signal,
+        })
+          .then((response) => statuses.push(response.status))
+          .catch(() => undefined),
+      )
+      try {
+        for (let i = 0; i < 100 && service.poolStats().database.queued < 17 && statuses.length === 0; i++)
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        expect(statuses).toEqual([])
+        expect(service.poolStats().database).toEqual({ running: 3, queued: 17 })
+      } finally {
+        leave.abort()
+      }
+      await Promise.all(joins)
+      // Every statement of a client that left is cancelled, whenever it left (waiting, preparing, running).
+      for (let i = 0; i < 100 && (await activeJoins()) > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(await activeJoins()).toBe(0)
+    }, 60_000)
+
+    it('a team server: another user’s join goes next, before the waiting joins of a user with many; past their limit a user gets 429', async () => {
+      const leave = new AbortController()
+      const call = (user: string, query: URLSearchParams, signal: AbortSignal) =>
+        fetch(`${team.urls.mgis_url}/query_apply/join?${query}`, {
+          method: 'POST',
+          headers: bearer(tokens[user]!),
+          signal,
+        })
+      // ann: three joins hold the places, four wait (her limit on this server).
+      const ann = Array.from({ length: 7 }, () => call('ann', slow, leave.signal).catch(() => undefined))
+      try {
+        for (let i = 0; i < 100 && team.poolStats().database.queued < 4; i++)
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        expect(team.poolStats().database).toEqual({ running: 3, queued: 4 })
+        const limited = await call('ann', slow, AbortSignal.timeout(10_000))
+        expect(limited.status).toBe(429)
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+        const body = (await limited.json()) as Record<string, unknown>
+        expect(body).toMatchObject({ code: '429', success: false })
+        expect(body.message).toMatch(/user "ann".*perUserQueue 4/)
+        // bob's quick join waits behind ann's running ones only: when one of them ends, his goes first.
+        const quick = new URLSearchParams(slow)
+        quick.set('datasetSource', 'places')
+        const bob = call('bob', quick, AbortSignal.timeout(20_000))
+        for (let i = 0; i < 100 && team.poolStats().database.queued < 5; i++)
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        await sql(
+          `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'geo-analyst' AND query LIKE '%sleepy%' AND state = 'active' LIMIT 1`,
+        )
+        const answer = await bob
+        expect(answer.status).toBe(200)
+        await answer.arrayBuffer()
+        // None of ann's waiting joins went before bob's: one takes the place his left, three still wait.
+        expect(team.poolStats().database).toEqual({ running: 3, queued: 3 })
+      } finally {
+        leave.abort()
+      }
+      await Promise.all(ann)
+      for (let i = 0; i < 100 && (await activeJoins()) > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+    }, 60_000)
+  },
+)
