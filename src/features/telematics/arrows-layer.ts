@@ -1,6 +1,6 @@
 import Layer from 'ol/layer/Layer'
 import type { FrameState } from 'ol/Map'
-import ViewHint from 'ol/ViewHint'
+import { createLayerCanvas, fitLayerCanvas, viewMoving } from '../map/view/layer-canvas'
 import { followTransform } from '../map/view/points-gl'
 import { ARROW_HALF, arrowSprite, headingStep, spriteRatio } from './arrow-sprites'
 
@@ -33,8 +33,8 @@ const FOLLOW_ABOVE_MS = 12
  * takes longer than a frame allows — the last drawing follows the map as a CSS transform until it stops.
  */
 export class ArrowsLayer extends Layer {
-  private readonly container = document.createElement('div')
-  private readonly canvas = document.createElement('canvas')
+  private readonly container: HTMLDivElement
+  private readonly canvas: HTMLCanvasElement
   private data: ArrowData = EMPTY
   /** The coordinate-to-pixel transform of the last drawing, and whether the data changed since. */
   private drawnFor: number[] | null = null
@@ -44,10 +44,9 @@ export class ArrowsLayer extends Layer {
 
   constructor(options: { properties?: Record<string, unknown>; minZoom?: number } = {}) {
     super({ ...options, render: (frameState: FrameState) => this.draw(frameState) })
-    this.container.className = 'ol-layer geo-fleet-arrows'
-    this.container.style.cssText = 'position:absolute;inset:0;pointer-events:none'
-    this.canvas.style.cssText = 'position:absolute;left:0;top:0;transform-origin:0 0'
-    this.container.appendChild(this.canvas)
+    const made = createLayerCanvas('geo-fleet-arrows')
+    this.container = made.container
+    this.canvas = made.canvas
   }
 
   /** The devices to draw (the arrays are kept, not copied: give new ones for the next change). */
@@ -118,22 +117,10 @@ export class ArrowsLayer extends Layer {
   }
 
   private draw(frameState: FrameState): HTMLElement {
-    const layerState = frameState.layerStatesArray[frameState.layerIndex]
-    this.container.style.opacity = String(layerState?.opacity ?? 1)
-    const [w, h] = frameState.size as [number, number]
+    const { width, height, resized } = fitLayerCanvas(frameState, this.container, this.canvas)
+    if (resized) this.stale = true
     const ratio = frameState.pixelRatio
-    const width = Math.round(w * ratio)
-    const height = Math.round(h * ratio)
-    if (this.canvas.width !== width || this.canvas.height !== height) {
-      this.canvas.width = width
-      this.canvas.height = height
-      this.canvas.style.width = `${w}px`
-      this.canvas.style.height = `${h}px`
-      this.stale = true
-    }
-    const hints = frameState.viewHints
-    const moving = (hints[ViewHint.ANIMATING] ?? 0) > 0 || (hints[ViewHint.INTERACTING] ?? 0) > 0
-    if (moving && !this.stale && this.drawnFor && this.lastDrawMs > FOLLOW_ABOVE_MS) {
+    if (viewMoving(frameState) && !this.stale && this.drawnFor && this.lastDrawMs > FOLLOW_ABOVE_MS) {
       this.canvas.style.transform = followTransform(this.drawnFor, frameState.coordinateToPixelTransform)
       return this.container
     }

@@ -1,7 +1,7 @@
 import Layer from 'ol/layer/Layer'
 import type { FrameState } from 'ol/Map'
-import ViewHint from 'ol/ViewHint'
 import { rgbOf } from '../../../kit/palette'
+import { createLayerCanvas, fitLayerCanvas, viewMoving } from './layer-canvas'
 import { clipMatrix, followTransform, thinCell, thinPoints } from './points-gl'
 
 /**
@@ -70,8 +70,8 @@ function compile(gl: WebGLRenderingContext, type: number, source: string): WebGL
 }
 
 export class PointsGlLayer extends Layer {
-  private readonly container = document.createElement('div')
-  private readonly canvas = document.createElement('canvas')
+  private readonly container: HTMLDivElement
+  private readonly canvas: HTMLCanvasElement
   private gl: WebGLRenderingContext | null = null
   private program: WebGLProgram | null = null
   /** The program's attribute and uniform locations, looked up once it is linked. */
@@ -105,10 +105,9 @@ export class PointsGlLayer extends Layer {
 
   constructor(options: { properties?: Record<string, unknown>; visible?: boolean } = {}) {
     super({ ...options, render: (frameState: FrameState) => this.draw(frameState) })
-    this.container.className = 'ol-layer geo-points-gl'
-    this.container.style.cssText = 'position:absolute;inset:0;pointer-events:none'
-    this.canvas.style.cssText = 'position:absolute;left:0;top:0;transform-origin:0 0'
-    this.container.appendChild(this.canvas)
+    const made = createLayerCanvas('geo-points-gl')
+    this.container = made.container
+    this.canvas = made.canvas
   }
 
   /** The points to draw: positions relative to `origin`, and a colour per point (RGBA bytes) or null. */
@@ -256,23 +255,12 @@ export class PointsGlLayer extends Layer {
   }
 
   private draw(frameState: FrameState): HTMLElement {
-    const layerState = frameState.layerStatesArray[frameState.layerIndex]
-    this.container.style.opacity = String(layerState?.opacity ?? 1)
+    const { width, height, resized } = fitLayerCanvas(frameState, this.container, this.canvas)
+    // A new size clears the canvas: nothing is left to follow the map.
+    if (resized) this.stale = true
     const [w, h] = frameState.size as [number, number]
     const ratio = frameState.pixelRatio
-    const width = Math.round(w * ratio)
-    const height = Math.round(h * ratio)
-    if (this.canvas.width !== width || this.canvas.height !== height) {
-      this.canvas.width = width
-      this.canvas.height = height
-      this.canvas.style.width = `${w}px`
-      this.canvas.style.height = `${h}px`
-      // A new size clears the canvas: nothing is left to follow the map.
-      this.stale = true
-    }
-    const hints = frameState.viewHints
-    const moving = (hints[ViewHint.ANIMATING] ?? 0) > 0 || (hints[ViewHint.INTERACTING] ?? 0) > 0
-    if (moving && !this.stale && this.drawnFor && this.count >= THIN_FROM) {
+    if (viewMoving(frameState) && !this.stale && this.drawnFor && this.count >= THIN_FROM) {
       // The map moves: the last drawing follows it; the points are drawn again when it stops.
       this.canvas.style.transform = followTransform(this.drawnFor, frameState.coordinateToPixelTransform)
       return this.container
