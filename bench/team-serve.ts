@@ -32,7 +32,9 @@ setInterval(() => {
   const used = process.cpuUsage(cpu)
   cpu = process.cpuUsage()
   const cpuPercent = (used.user + used.system) / 50_000
-  process.send!({ loop: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, cpuPercent } })
+  // The channel closes when the bench stops this instance, before the instance has stopped.
+  if (process.connected)
+    process.send!({ loop: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, cpuPercent } })
   delay.reset()
 }, 5000).unref()
 process.on('disconnect', () => {

@@ -80,7 +80,12 @@ export interface LocalService {
   /** Set when the sample workspace was created at this start. */
   sampleCreated: string[]
   /** What the worker pool did and holds (diagnostics, benchmarks). */
-  poolStats(): WorkerPool['stats'] & { load: WorkerPool['load']; database: WorkerPool['database']['load'] }
+  poolStats(): WorkerPool['stats'] & {
+    load: WorkerPool['load']
+    database: WorkerPool['database']['load']
+    /** The threads of PostGIS joins (`WorkerPool.databaseWorkers`), when the workspace is a database. */
+    databaseWorkers?: WorkerPool['stats'] & { load: WorkerPool['load'] }
+  }
   close(): Promise<void>
 }
 
@@ -163,7 +168,14 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     licenceKey,
     port,
     sampleCreated,
-    poolStats: () => ({ ...pool.stats, load: pool.load, database: pool.database.load }),
+    poolStats: () => ({
+      ...pool.stats,
+      load: pool.load,
+      database: pool.database.load,
+      ...(database
+        ? { databaseWorkers: { ...pool.databaseWorkers.stats, load: pool.databaseWorkers.load } }
+        : {}),
+    }),
     close() {
       closing ??= (async () => {
         await stop()

@@ -81,6 +81,8 @@ export async function createLocalServer(options: ServerOptions): Promise<LocalSe
       }
     },
   })
+  // The PostGIS joins' threads loaded before the first join comes (decision 030, issue 32).
+  if (options.database) await pool.databaseWorkers.warm()
   const ctx: ServiceContext = {
     workspaceDir: options.workspaceDir,
     workspace: new Workspace(options.workspaceDir),

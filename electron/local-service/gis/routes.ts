@@ -6,7 +6,7 @@ import { errorBody, HttpError, JsonResponseWriter, sendJsonText } from '../http-
 import { busyError } from '../pool/busy-error'
 import { JobCancelled, PoolFull } from '../pool/worker-pool'
 import { databaseImportReply } from '../postgis/import-route'
-import { databaseJoin } from '../postgis/join-run'
+import { databaseJoinReply } from '../postgis/join-route'
 import { DatabaseWorkspaceError } from '../postgis/workspace'
 import { BEARER, unlessQueryFlagFalse, type Reply, type Route } from '../router'
 import type { LocalArea, ServiceContext } from '../service-context'
@@ -64,27 +64,21 @@ async function join(ctx: ServiceContext, request: Parameters<Route['handle']>[0]
   }
   const { params } = checked.value
   const body = checked.value.body as { features: Feature[] } | undefined
-  // A PostGIS workspace: the join is pushed down to the database (decision 030). Joins take their turn
-  // (fairly between users) for a connection, one always kept free for the dataset list.
+  // A PostGIS workspace: the join is pushed down to the database (decision 030), its rows written in the
+  // pool's database threads; large joins take their turn (fairly between users) for one of the places.
   const database = ctx.database
   if (database)
-    return ctx.pool.database
-      .run(
-        () =>
-          databaseJoin(database, {
-            params,
-            ...(body ? { body } : {}),
-            rowCap: ctx.limits.rowCap,
-            signal: request.signal,
-            res: request.res,
-          }),
-        request.signal,
-      )
-      .catch((error: unknown) => {
-        if (error instanceof JobCancelled) return
-        if (error instanceof PoolFull) throw busyError(error)
-        throw error
-      })
+    return databaseJoinReply(ctx, database, {
+      params,
+      ...(body ? { body } : {}),
+      rowCap: ctx.limits.rowCap,
+      signal: request.signal,
+      res: request.res,
+    }).catch((error: unknown) => {
+      if (error instanceof JobCancelled) return
+      if (error instanceof PoolFull) throw busyError(error)
+      throw error
+    })
   const writer = new JsonResponseWriter(request.res)
   try {
     await ctx.pool.run(

@@ -123,6 +123,8 @@ export class WorkerPool {
   private readonly durations: number[] = []
   /** The fair limit on database joins (they run on the serving thread, not in a worker). */
   readonly database: FairGate
+  /** The worker threads of PostGIS joins (`databaseWorkers`), started at the first. */
+  private databaseThreads: WorkerPool | undefined
   /** What the pool did, for benchmarks and tests. */
   readonly stats = { spawned: 0, retired: 0, lastMemory: undefined as WorkerMemory | undefined }
 
@@ -141,6 +143,60 @@ export class WorkerPool {
     })
     this.smallWeight = options.smallWeight ?? 50_000
     this.maxWorkerBytes = options.maxWorkerBytes ?? 1.5 * 1024 ** 3
+  }
+
+  /**
+   * The worker threads that run PostGIS joins (their rows parsed and written off the serving thread): one
+   * per join `database` lets run, plus one kept for small joins, with this pool's per-user limits. A pool
+   * of its own, so a database join — which mostly waits for the database — never holds a worker the
+   * service's CPU-heavy jobs need.
+   */
+  get databaseWorkers(): WorkerPool {
+    if (this.closed) throw new Error('the worker pool is closed')
+    const joins = Math.max(1, this.options.databaseJoins ?? 3)
+    this.databaseThreads ??= new WorkerPool({
+      workers: joins + 1,
+      reservedForSmall: 1,
+      maxQueue: this.maxQueue,
+      perUserQueue: this.perUserQueue,
+      ...(this.options.workerUrl ? { workerUrl: this.options.workerUrl } : {}),
+      ...(this.options.smallWeight !== undefined ? { smallWeight: this.options.smallWeight } : {}),
+    })
+    return this.databaseThreads
+  }
+
+  /**
+   * Start every worker now, and resolve once each has loaded its job kinds (it answered a first message):
+   * a service that will need them (the database threads) does not make its first jobs wait for that.
+   */
+  warm(): Promise<void> {
+    const ready: Promise<void>[] = []
+    while (!this.closed && this.slots.filter((s) => !s.extra).length < this.size) {
+      const worker = this.spawn(false).worker
+      ready.push(
+        new Promise<void>((resolve) => {
+          const done = () => {
+            worker.off('message', onMessage)
+            worker.off('exit', done)
+            resolve()
+          }
+          // Job ids start at 1: id 0 is this first message's answer (an error: no job kind "").
+          const onMessage = (message: WorkerMessage) => {
+            if (message.id === 0) done()
+          }
+          worker.on('message', onMessage)
+          worker.once('exit', done)
+        }),
+      )
+      const ping: JobMessage = { id: 0, kind: '', job: null }
+      worker.postMessage(ping)
+    }
+    return Promise.all(ready).then(() => undefined)
+  }
+
+  /** Whether a job of this weight is small (takes the lane kept for small jobs). */
+  isSmall(weight: number): boolean {
+    return weight <= this.smallWeight
   }
 
   /** Run a job of an area's kind; resolves with the job's result, after every part it streamed. */
@@ -332,6 +388,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true
     this.database.close()
+    const databaseThreads = this.databaseThreads?.close()
     const stopping = new Error('the service is stopping')
     for (const p of this.queue.drain()) p.reject(stopping)
     const slots = this.slots.splice(0)
@@ -340,5 +397,6 @@ export class WorkerPool {
     // 'exit' listener above queued its exit work.
     await Promise.all([...this.running].map((worker) => worker.terminate()))
     await Promise.all([...this.exiting])
+    await databaseThreads
   }
 }

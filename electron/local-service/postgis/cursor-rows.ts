@@ -99,6 +99,18 @@ function fetchInto(client: pg.PoolClient, text: string, rows: RowWriter): Promis
   })
 }
 
+/**
+ * Where a streamed answer goes: the HTTP response on the serving thread, or the parts a pool worker sends
+ * to it (`join-job.ts`). `drained` resolves once the reader has taken what was written (false: it left).
+ */
+export interface AnswerSink {
+  start(status: number): void
+  write(bytes: Uint8Array): void
+  drained(): Promise<boolean>
+  /** The answer's last bytes; false when the reader left first. */
+  end(bytes: Uint8Array): boolean
+}
+
 /** Waits until the response can take more (or is gone: false). */
 function drained(res: ServerResponse): Promise<boolean> {
   if (res.destroyed) return Promise.resolve(false)
@@ -116,24 +128,42 @@ function drained(res: ServerResponse): Promise<boolean> {
   })
 }
 
+/** An HTTP response as an `AnswerSink`: chunked, each batch written when the client has taken the last. */
+export function responseSink(res: ServerResponse): AnswerSink {
+  return {
+    start: (status) =>
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+      }),
+    write: (bytes) => {
+      if (!res.destroyed) res.write(bytes)
+    },
+    drained: () => drained(res),
+    end: (bytes) => {
+      if (res.destroyed) return false
+      res.end(bytes)
+      return true
+    },
+  }
+}
+
 /**
  * Stream `count` rows of the open cursor `cursor` (on `client`, inside its transaction) as the answer: the
- * head (every member but the rows, JSON), the rows, `]}`. Returns false when the client left first.
+ * head (every member but the rows, JSON), the rows, `]}`, into `sink`. Returns false when the client left first.
  */
 export async function streamCursor(
   client: pg.PoolClient,
   cursor: string,
   count: number,
-  res: ServerResponse,
+  sink: AnswerSink,
   status: number,
   head: Record<string, unknown>,
   kinds: readonly OutputKind[],
   batch = fetchRows(),
 ): Promise<boolean> {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-  const out = new JsonChunkWriter((bytes) => {
-    if (!res.destroyed) res.write(bytes)
-  })
+  sink.start(status)
+  const out = new JsonChunkWriter((bytes) => sink.write(bytes))
   out.raw(JSON.stringify(head).slice(0, -1) + ',"result":[')
   const rows = new RowWriter(out, kinds, kinds.length)
   let left = count
@@ -144,11 +174,9 @@ export async function streamCursor(
     const got = await fetchInto(client, `FETCH ${n} FROM ${cursor}`, rows)
     if (got === 0) break
     left -= got
-    if (!(await drained(res))) return false
+    out.flush()
+    if (!(await sink.drained())) return false
   }
-  out.raw(']}')
   out.flush()
-  if (res.destroyed) return false
-  res.end()
-  return true
+  return sink.end(utf8.encode(']}'))
 }

@@ -2,7 +2,7 @@ import { JoinInputError } from '../gis/engine/join-input'
 import { errorBody, HttpError } from '../http-util'
 import type { Reply } from '../router'
 import { bufferRows, sendBuffered } from './buffered-rows'
-import { streamCursor } from './cursor-rows'
+import { responseSink, streamCursor, type AnswerSink } from './cursor-rows'
 import { classifyDatabaseError, DatabaseWorkspaceError, failureClassOf } from './errors'
 import { buildJoinStatement, type JoinStatement } from './join-sql'
 import type { ResolvedDataset } from './resolve'
@@ -65,10 +65,10 @@ export function joinFailure(error: unknown, ws: PostgisWorkspace): HttpError {
 }
 
 /** Resolve the request's datasets and build its statement; a reply when the request is refused. */
-async function prepare(
+export async function prepare(
   ws: PostgisWorkspace,
   request: DatabaseJoinRequest,
-): Promise<{ stmt: JoinStatement; source: ResolvedDataset } | Reply> {
+): Promise<{ stmt: JoinStatement; source: ResolvedDataset; ref?: ResolvedDataset } | Reply> {
   const p = request.params
   const useUser = p.userGeom === true && request.body !== undefined
   const names = [p.datasetSource, ...(!useUser && p.datasetRef ? [p.datasetRef] : [])]
@@ -89,7 +89,7 @@ async function prepare(
       useUser ? request.body!.features : undefined,
       request.rowCap + 1,
     )
-    return { stmt, source }
+    return { stmt, source, ...(ref ? { ref } : {}) }
   } catch (error) {
     if (error instanceof JoinInputError)
       return reply(error.status, error.message, {
@@ -121,46 +121,9 @@ export async function databaseJoin(
     if (!('stmt' in prepared)) return prepared
     const { stmt } = prepared
     if (save) return await saveJoin(ws, stmt, p.newDatasetNme!, request)
-    // First way: a plain SELECT, its rows held until it ends (up to BUFFER_BYTES).
-    // One statement, no transaction around it: the session's statement_timeout limits it.
-    const held = await withCancellableClient(ws, request.signal, async (client, discard) => {
-      const rows = await bufferRows(client, stmt.text, stmt.values, stmt.kinds, request.rowCap)
-      if (rows.kind === 'too-large') discard()
-      return rows
-    })
-    if (held.kind === 'done') {
-      if (held.count === 0) return reply(404, 'no data found: no feature satisfies the query')
-      const head = joinHead(held.count, held.truncated, request.rowCap, stmt)
-      sendBuffered(request.res, held.truncated ? 206 : 200, head, held.parts)
-      return undefined
-    }
-    // Second way, for a large result: the statement runs whole into a temporary table (its count is
-    // known before the first row goes out, and it may run in parallel), then its rows stream from there
-    // through a cursor, batch by batch as the client takes them.
-    return await withCancellableClient(ws, request.signal, async (client) => {
-      await client.query('BEGIN')
-      const made = await client.query(`CREATE TEMP TABLE ${ROWS} ON COMMIT DROP AS ${stmt.text}`, stmt.values)
-      const found = made.rowCount ?? 0
-      // Rows gone since the first way saw them (another writer): none now.
-      if (found === 0) {
-        await client.query('ROLLBACK')
-        return reply(404, 'no data found: no feature satisfies the query')
-      }
-      const truncated = found > request.rowCap
-      const count = Math.min(found, request.rowCap)
-      await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR SELECT * FROM ${ROWS} LIMIT ${count}`)
-      const head = joinHead(count, truncated, request.rowCap, stmt)
-      const whole = await streamCursor(
-        client,
-        CURSOR,
-        count,
-        request.res,
-        truncated ? 206 : 200,
-        head,
-        stmt.kinds,
-      )
-      await client.query(whole ? 'COMMIT' : 'ROLLBACK')
-      return undefined
+    return await joinRows(ws, stmt, request.rowCap, request.signal, {
+      whole: (status, head, parts) => sendBuffered(request.res, status, head, parts),
+      sink: responseSink(request.res),
     })
   } catch (error) {
     // A table changed or gone since it was found: find it again next time.
@@ -172,4 +135,66 @@ export async function databaseJoin(
     }
     throw joinFailure(error, ws)
   }
+}
+
+/** Where a join's rows go: a held answer whole, or a streamed one through `sink`. */
+export interface RowsOut {
+  whole(status: number, head: Record<string, unknown>, parts: readonly Uint8Array[]): void
+  sink: AnswerSink
+}
+
+/**
+ * The rows of a prepared join (not a save) written to `out`: a `Reply` for a short answer (404 when no
+ * row), else nothing. Throws the database's error; `signal` cancels the statement in the database.
+ */
+export async function joinRows(
+  ws: PostgisWorkspace,
+  stmt: JoinStatement,
+  rowCap: number,
+  signal: AbortSignal,
+  out: RowsOut,
+  limits: { bufferBytes?: number; fetchRows?: number } = {},
+): Promise<Reply | void> {
+  // First way: a plain SELECT, its rows held until it ends (up to BUFFER_BYTES).
+  // One statement, no transaction around it: the session's statement_timeout limits it.
+  const held = await withCancellableClient(ws, signal, async (client, discard) => {
+    const rows = await bufferRows(client, stmt.text, stmt.values, stmt.kinds, rowCap, limits.bufferBytes)
+    if (rows.kind === 'too-large') discard()
+    return rows
+  })
+  if (held.kind === 'done') {
+    if (held.count === 0) return reply(404, 'no data found: no feature satisfies the query')
+    const head = joinHead(held.count, held.truncated, rowCap, stmt)
+    out.whole(held.truncated ? 206 : 200, head, held.parts)
+    return undefined
+  }
+  // Second way, for a large result: the statement runs whole into a temporary table (its count is
+  // known before the first row goes out, and it may run in parallel), then its rows stream from there
+  // through a cursor, batch by batch as the client takes them.
+  return await withCancellableClient(ws, signal, async (client) => {
+    await client.query('BEGIN')
+    const made = await client.query(`CREATE TEMP TABLE ${ROWS} ON COMMIT DROP AS ${stmt.text}`, stmt.values)
+    const found = made.rowCount ?? 0
+    // Rows gone since the first way saw them (another writer): none now.
+    if (found === 0) {
+      await client.query('ROLLBACK')
+      return reply(404, 'no data found: no feature satisfies the query')
+    }
+    const truncated = found > rowCap
+    const count = Math.min(found, rowCap)
+    await client.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR SELECT * FROM ${ROWS} LIMIT ${count}`)
+    const head = joinHead(count, truncated, rowCap, stmt)
+    const whole = await streamCursor(
+      client,
+      CURSOR,
+      count,
+      out.sink,
+      truncated ? 206 : 200,
+      head,
+      stmt.kinds,
+      limits.fetchRows,
+    )
+    await client.query(whole ? 'COMMIT' : 'ROLLBACK')
+    return undefined
+  })
 }

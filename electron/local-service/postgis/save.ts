@@ -2,7 +2,7 @@ import { quoteIdent } from './sql'
 import { currentOwner } from '../team/principal'
 import { ensureOwnerTable, recordOwner } from './dataset-owner'
 import type { Queryable } from './catalog'
-import { streamCursor } from './cursor-rows'
+import { responseSink, streamCursor } from './cursor-rows'
 import { joinHead, withCancellableClient, type DatabaseJoinRequest } from './join-client'
 import type { JoinStatement } from './join-sql'
 import type { PostgisWorkspace } from './workspace'
@@ -107,7 +107,7 @@ export async function saveJoin(
       client,
       CURSOR,
       count,
-      request.res,
+      responseSink(request.res),
       truncated ? 206 : 200,
       head,
       stmt.kinds,

@@ -33,6 +33,8 @@ export class PostgisWorkspace {
   /** Where the statements go: the pool, or a wrapper of it (the benchmark counts statements). */
   readonly db: Queryable
   private readonly pool: DatabasePool
+  /** What a pool worker needs to open the same workspace (`forWorker`); never logged. */
+  private source: { text: string; env: NodeJS.ProcessEnv } = { text: '', env: {} }
 
   private constructor(uri: WorkspaceUri, pool: DatabasePool, wrap?: (db: Queryable) => Queryable) {
     this.uri = uri
@@ -58,7 +60,20 @@ export class PostgisWorkspace {
     // statement); PGOPTIONS' own `-c statement_timeout=…` replaces it.
     if (!/statement_timeout/.test(target.options ?? ''))
       target.options = `${target.options ?? ''} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`.trim()
-    return new PostgisWorkspace(uri, new DatabasePool(target), options.wrap)
+    const ws = new PostgisWorkspace(uri, new DatabasePool(target), options.wrap)
+    ws.source = { text, env: options.env ?? process.env }
+    return ws
+  }
+
+  /**
+   * The URI and the libpq variables the workspace was opened with (PG*, HOME for `~/.pgpass`), for a pool
+   * worker to open the same workspace (`join-job.ts`): they cross to the thread in memory, never logged.
+   */
+  forWorker(): { uri: string; env: Record<string, string> } {
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries(this.source.env))
+      if (value !== undefined && (/^PG[A-Z]+$/.test(key) || key === 'HOME')) env[key] = value
+    return { uri: this.source.text, env }
   }
 
   /** The schema new datasets are written to. */

@@ -1,0 +1,148 @@
+import { HttpError, JsonResponseWriter } from '../http-util'
+import type { Reply } from '../router'
+import type { ServiceContext } from '../service-context'
+import { bufferBytes } from './buffered-rows'
+import { fetchRows } from './cursor-rows'
+import type { DatabaseJoinRequest } from './join-client'
+import {
+  FLOW_STATE,
+  FLOW_TAKEN,
+  STATE_LEFT,
+  STATE_OVER,
+  STATE_RUNNING,
+  type PostgisJoinResult,
+} from './join-job'
+import { databaseJoin, joinFailure, prepare } from './join-run'
+import { estimateJoinRows } from './join-weight'
+import type { PostgisWorkspace } from './workspace'
+
+/**
+ * Spec §4.5 over a PostGIS workspace, on the serving thread: the statement prepared here (404, 400 and 422
+ * answered at once), its rows read and written in a worker of the pool's database threads (`join-job.ts`)
+ * and copied to the response as they come. Every join first takes its turn for one of the places the fair
+ * gate (`pool.database`) gives joins, fairly between users, as before; then it runs in the database
+ * threads by its weight (`join-weight.ts`): a join the statistics call large in the large lane, so the
+ * thread kept for small joins is never held by one. A save (`saveAsNewDataset`) runs here, behind the
+ * gate, as before (`databaseJoin`): it computes its rows in the database and answers them from the table.
+ */
+
+/** How long a worker may take to stop its cancelled statement before it is terminated. */
+const STOP_GRACE_MS = 10_000
+
+export async function databaseJoinReply(
+  ctx: ServiceContext,
+  ws: PostgisWorkspace,
+  request: DatabaseJoinRequest,
+): Promise<Reply | void> {
+  const p = request.params
+  if (p.saveAsNewDataset === true && p.newDatasetNme !== undefined)
+    return ctx.pool.database.run(() => databaseJoin(ws, request), request.signal)
+  let prepared: Awaited<ReturnType<typeof prepare>>
+  let weight: number
+  try {
+    prepared = await prepare(ws, request)
+    if (!('stmt' in prepared)) return prepared
+    const useUser = p.userGeom === true && request.body !== undefined
+    weight = await estimateJoinRows(
+      ws,
+      p,
+      prepared.source,
+      prepared.ref,
+      useUser ? request.body!.features : undefined,
+    )
+  } catch (error) {
+    ws.forgetResolved()
+    if (request.signal.aborted) return
+    throw joinFailure(error, ws)
+  }
+  const { stmt } = prepared
+  const run = () => inWorker(ctx, ws, { ...request, stmt, weight })
+  return ctx.pool.database.run(run, request.signal)
+}
+
+async function inWorker(
+  ctx: ServiceContext,
+  ws: PostgisWorkspace,
+  request: DatabaseJoinRequest & {
+    stmt: Extract<Awaited<ReturnType<typeof prepare>>, { stmt: unknown }>['stmt']
+    weight: number
+  },
+): Promise<Reply | void> {
+  const res = request.res
+  const flow = new Int32Array(new SharedArrayBuffer(8))
+  const writer = new JsonResponseWriter(res)
+  const stop = new AbortController()
+  let started = false
+  let grace: NodeJS.Timeout | undefined
+  // The client left: the worker cancels its statement (it holds the connection); a job still waiting
+  // leaves the queue, and a worker that does not stop in time is terminated.
+  const onAbort = () => {
+    Atomics.store(flow, FLOW_STATE, STATE_LEFT)
+    Atomics.notify(flow, FLOW_STATE)
+    Atomics.store(flow, FLOW_TAKEN, 2 ** 30)
+    Atomics.notify(flow, FLOW_TAKEN)
+    if (!started) stop.abort()
+    else grace = setTimeout(() => stop.abort(), STOP_GRACE_MS).unref()
+  }
+  request.signal.addEventListener('abort', onAbort, { once: true })
+  let taken = 0
+  const took = () => {
+    taken++
+    if (Atomics.load(flow, FLOW_STATE) !== STATE_RUNNING) return
+    Atomics.store(flow, FLOW_TAKEN, taken)
+    Atomics.notify(flow, FLOW_TAKEN)
+  }
+  try {
+    const result: PostgisJoinResult = await ctx.pool.databaseWorkers.run(
+      'postgis.join',
+      {
+        ...ws.forWorker(),
+        stmt: request.stmt,
+        rowCap: request.rowCap,
+        bufferBytes: bufferBytes(),
+        fetchRows: fetchRows(),
+        flow: flow.buffer as SharedArrayBuffer,
+      },
+      {
+        signal: stop.signal,
+        weight: request.weight,
+        onStart: () => (started = true),
+        onPart: (part) => {
+          writer.write(part.status, part.bytes, part.last)
+          if (part.last) return
+          // The next batch is fetched once the response took this one (as `streamCursor` waits on `drain`).
+          if (res.writableNeedDrain && !res.destroyed) res.once('drain', took)
+          else took()
+        },
+      },
+    )
+    switch (result.kind) {
+      case 'reply':
+        return { status: result.status, body: result.body }
+      case 'failed':
+        // A table changed or gone since it was found: find it again next time.
+        ws.forgetResolved()
+        throw new HttpError(result.status, result.message, result.extra, result.headers)
+      case 'cut':
+        ws.forgetResolved()
+        res.destroy()
+        return undefined
+      default:
+        return undefined
+    }
+  } catch (error) {
+    if (request.signal.aborted || error instanceof HttpError) throw error
+    // The worker stopped (a crash): a cut response once rows went out, else the pool's error.
+    ws.forgetResolved()
+    if (writer.headersSent) {
+      res.destroy()
+      return undefined
+    }
+    throw error
+  } finally {
+    request.signal.removeEventListener('abort', onAbort)
+    if (grace) clearTimeout(grace)
+    Atomics.compareExchange(flow, FLOW_STATE, STATE_RUNNING, STATE_OVER)
+    Atomics.notify(flow, FLOW_STATE)
+  }
+}

@@ -1,0 +1,105 @@
+import type { Feature } from 'geojson'
+import type { JoinParams } from '../../contract/gis/join-params'
+import type { ResolvedDataset } from './resolve'
+import { quoteIdent } from './sql'
+import type { PostgisWorkspace } from './workspace'
+
+/**
+ * A PostGIS join's weight for the worker pool (`join-job.ts`): the rows the database expects it to return,
+ * from the planner's statistics, asked in one short statement before the join runs. Above the pool's
+ * `smallWeight` the join takes the large lane, so the lane kept for small jobs stays free of it.
+ *
+ * - against the user geometry: the source's rows × the share of them whose boxes meet the geometries' box
+ *   (PostGIS' `_postgis_selectivity`, its box widened by the DWithin distance);
+ * - against a reference dataset: source rows × reference rows × PostGIS' join selectivity of their boxes;
+ * - otherwise (or where a table has no statistics): every row of the source.
+ *
+ * What has no estimate — a view, a table never analysed, statistics PostGIS cannot read — weighs
+ * `UNKNOWN`: large, since nothing says it is small.
+ */
+export const UNKNOWN_WEIGHT = Number.MAX_SAFE_INTEGER
+
+/** Metres in a degree of latitude (the DWithin distance as a box margin in degrees; generous at any latitude). */
+const METRES_PER_DEGREE = 111_000
+
+/** [minX, minY, maxX, maxY] of the features' coordinates (GeoJSON: longitude, latitude); undefined when none. */
+export function featuresBox(features: readonly Feature[]): [number, number, number, number] | undefined {
+  const box = [Infinity, Infinity, -Infinity, -Infinity] as [number, number, number, number]
+  const visit = (c: unknown): void => {
+    if (!Array.isArray(c)) return
+    if (typeof c[0] === 'number' && typeof c[1] === 'number') {
+      box[0] = Math.min(box[0], c[0])
+      box[1] = Math.min(box[1], c[1])
+      box[2] = Math.max(box[2], c[0])
+      box[3] = Math.max(box[3], c[1])
+      return
+    }
+    for (const inner of c) visit(inner)
+  }
+  const geometry = (g: unknown): void => {
+    const o = g as { coordinates?: unknown; geometries?: unknown[] } | null
+    if (!o) return
+    if (Array.isArray(o.geometries)) o.geometries.forEach(geometry)
+    else visit(o.coordinates)
+  }
+  for (const f of features) geometry(f?.geometry)
+  return Number.isFinite(box[0]) ? box : undefined
+}
+
+const relation = (d: ResolvedDataset) => `${quoteIdent(d.schema)}.${quoteIdent(d.table)}`
+
+/** The expected rows of a join (see above), `UNKNOWN_WEIGHT` when the statistics do not say. */
+export async function estimateJoinRows(
+  ws: PostgisWorkspace,
+  params: JoinParams,
+  source: ResolvedDataset,
+  ref: ResolvedDataset | undefined,
+  features: readonly Feature[] | undefined,
+): Promise<number> {
+  const pgis = quoteIdent((await ws.checked()).postgisSchema)
+  const rows = `(SELECT CASE WHEN c.relkind IN ('r', 'm', 'p') AND c.reltuples >= 0 THEN c.reltuples END
+                   FROM pg_class c WHERE c.oid = to_regclass($1))`
+  const spatial = params.queryType === 'spatialOperation' && source.geometryKind === 'geometry'
+  const margin = params.operator === 'DWithin' ? (params.distance ?? 0) / METRES_PER_DEGREE : 0
+  const box = features ? featuresBox(features) : undefined
+  try {
+    if (spatial && features && box) {
+      // The box in the source's SRID (a column without one takes the box as it is).
+      const envelope = `ST_MakeEnvelope($3, $4, $5, $6, 4326)`
+      const inSrid = source.srid > 0 && source.srid !== 4326 ? `ST_Transform(${envelope}, $7)` : envelope
+      const { rows: found } = await ws.db.query(
+        `SELECT ${rows} * ${pgis}._postgis_selectivity(to_regclass($1), $2, ${inSrid}) AS n`,
+        [
+          relation(source),
+          source.geometryColumn,
+          box[0] - margin,
+          Math.max(-90, box[1] - margin),
+          box[2] + margin,
+          Math.min(90, box[3] + margin),
+          ...(inSrid === envelope ? [] : [source.srid]),
+        ],
+      )
+      return countOf(found[0]?.n)
+    }
+    if (spatial && ref && ref.geometryKind === 'geometry') {
+      const { rows: found } = await ws.db.query(
+        `SELECT ${rows} * (SELECT CASE WHEN c.relkind IN ('r', 'm', 'p') AND c.reltuples >= 0 THEN c.reltuples END
+                             FROM pg_class c WHERE c.oid = to_regclass($3))
+                * ${pgis}._postgis_join_selectivity(to_regclass($1), $2, to_regclass($3), $4) AS n`,
+        [relation(source), source.geometryColumn, relation(ref), ref.geometryColumn],
+      )
+      return countOf(found[0]?.n)
+    }
+    const { rows: found } = await ws.db.query(`SELECT ${rows} AS n`, [relation(source)])
+    return countOf(found[0]?.n)
+  } catch {
+    // No statistics to read (PostGIS says so with an error): nothing says the join is small.
+    return UNKNOWN_WEIGHT
+  }
+}
+
+function countOf(value: unknown): number {
+  if (value === null || value === undefined) return UNKNOWN_WEIGHT
+  const n = Number(value)
+  return Number.isFinite(n) && n >= 0 ? Math.ceil(n) : UNKNOWN_WEIGHT
+}
