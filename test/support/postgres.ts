@@ -167,6 +167,21 @@ export async function startTestCluster(): Promise<TestCluster> {
 }
 
 /**
+ * A small workspace for joins and their faults (schema `work`): 100 points, one zone over them all, and
+ * `sleepy`, a view whose statement takes 30 s (for cancels, time limits and queues).
+ */
+export const SLOW_JOIN_WORKSPACE_SQL = `
+  CREATE EXTENSION postgis;
+  CREATE SCHEMA work;
+  CREATE TABLE work.places (id int, geom geometry(Point, 4326));
+  INSERT INTO work.places SELECT i, ST_SetSRID(ST_MakePoint(i % 10 + 0.5, 1), 4326) FROM generate_series(0, 99) i;
+  CREATE TABLE work.zones (zone text, geom geometry(Polygon, 4326));
+  INSERT INTO work.zones VALUES ('all', ST_MakeEnvelope(0, 0, 10, 10, 4326));
+  CREATE VIEW work.sleepy AS SELECT id, geom FROM work.places WHERE (SELECT pg_sleep(30)) IS NULL;
+  ANALYZE;
+`
+
+/**
  * Load features into a new table `"schema"."table"` (`columns`: each property's SQL type, in order; the
  * geometry goes in `geom geometry(Geometry, 4326)`), with a GiST index, analysed. Values are parameters.
  */

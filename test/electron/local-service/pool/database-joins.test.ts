@@ -3,7 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLocalService, type LocalService } from '../../../../electron/local-service/index'
-import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
+import {
+  postgresMissing,
+  startTestCluster,
+  type TestCluster,
+  SLOW_JOIN_WORKSPACE_SQL,
+} from '../../../support/postgres'
 import { bearer, teamUsers } from '../team/team-users'
 
 /**
@@ -54,16 +59,7 @@ describe.skipIf(missing)(
     beforeAll(async () => {
       cluster = await startTestCluster()
       await cluster.admin.query('CREATE DATABASE gis')
-      await sql(`
-        CREATE EXTENSION postgis;
-        CREATE SCHEMA work;
-        CREATE TABLE work.places (id int, geom geometry(Point, 4326));
-        INSERT INTO work.places SELECT i, ST_SetSRID(ST_MakePoint(i % 10 + 0.5, 1), 4326) FROM generate_series(0, 99) i;
-        CREATE TABLE work.zones (zone text, geom geometry(Polygon, 4326));
-        INSERT INTO work.zones VALUES ('all', ST_MakeEnvelope(0, 0, 10, 10, 4326));
-        CREATE VIEW work.sleepy AS SELECT id, geom FROM work.places WHERE (SELECT pg_sleep(30)) IS NULL;
-        ANALYZE;
-      `)
+      await sql(SLOW_JOIN_WORKSPACE_SQL)
       dir = mkdtempSync(path.join(os.tmpdir(), 'geo-pg-fair-'))
       service = await startLocalService({
         workspaceDir: dir,

@@ -4,7 +4,12 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLocalService, type LocalService } from '../../../../electron/local-service/index'
-import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
+import {
+  postgresMissing,
+  startTestCluster,
+  type TestCluster,
+  SLOW_JOIN_WORKSPACE_SQL,
+} from '../../../support/postgres'
 
 /**
  * The database going away mid-join and mid-save: a classified error (§7), no half-written table, the other
@@ -84,16 +89,7 @@ describe.skipIf(missing)(
     beforeAll(async () => {
       cluster = await startTestCluster()
       await cluster.admin.query('CREATE DATABASE gis')
-      await sql(`
-      CREATE EXTENSION postgis;
-      CREATE SCHEMA work;
-      CREATE TABLE work.places (id int, geom geometry(Point, 4326));
-      INSERT INTO work.places SELECT i, ST_SetSRID(ST_MakePoint(i % 10 + 0.5, 1), 4326) FROM generate_series(0, 99) i;
-      CREATE TABLE work.zones (zone text, geom geometry(Polygon, 4326));
-      INSERT INTO work.zones VALUES ('all', ST_MakeEnvelope(0, 0, 10, 10, 4326));
-      CREATE VIEW work.sleepy AS SELECT id, geom FROM work.places WHERE (SELECT pg_sleep(30)) IS NULL;
-      ANALYZE;
-    `)
+      await sql(SLOW_JOIN_WORKSPACE_SQL)
       dir = mkdtempSync(path.join(os.tmpdir(), 'geo-pg-faults-'))
       service = await startLocalService({
         workspaceDir: dir,
