@@ -16,6 +16,7 @@ import {
   type SettingsView,
 } from '../../contract'
 import { writeJsonAtomic } from '../../base/atomic-write'
+import { withFileLock } from '../../base/file-lock'
 import { GeoFailure } from '../../base/geo-failure'
 import { parseJsonText } from '../../contract/common/json-text'
 
@@ -71,7 +72,8 @@ export function settingsRecoveryNotice(file: string, aside: string, reason: stri
 
 /**
  * Connection profiles and preferences in `settings.json` in the config folder. Never holds a secret.
- * Reads and read-modify-write mutations take turns under one lock; writes are atomic. A file that
+ * Reads and read-modify-write mutations take turns under one lock (and mutations under a lock folder beside
+ * the file, across processes); writes are atomic. A file that
  * cannot be read is moved aside and reported (`notice`, `onRecovered`), never silently replaced.
  */
 export class SettingsStore {
@@ -163,12 +165,30 @@ export class SettingsStore {
     })
   }
 
+  /**
+   * Read, change and write the file holding `settings.json.lock`: the app, the CLI beside it and a second
+   * CLI each change it in turn, so none loses another's profile.
+   */
   private mutate(change: (file: SettingsFile) => void): Promise<SettingsView> {
     return this.exclusive(async () => {
-      const file = structuredClone(await this.read())
-      change(file)
-      await writeJsonAtomic(this.file, file)
-      return this.toView(file)
+      await fs.mkdir(path.dirname(this.file), { recursive: true })
+      return withFileLock(
+        `${this.file}.lock`,
+        async () => {
+          const file = structuredClone(await this.read())
+          change(file)
+          await writeJsonAtomic(this.file, file)
+          return this.toView(file)
+        },
+        {
+          waitMs: 10_000,
+          busy: (lock, pid) =>
+            new GeoFailure(
+              'conflict',
+              `The settings file ${this.file} is being changed by another process (${pid ?? 'unknown'}, holding ${lock}); try again`,
+            ),
+        },
+      )
     })
   }
 

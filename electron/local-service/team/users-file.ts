@@ -2,6 +2,7 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { writeFileAtomic } from '../../base/atomic-write'
+import { withFileLock } from '../../base/file-lock'
 import { GROUP_NAMES, type Group } from '../../contract/groups'
 
 /**
@@ -286,34 +287,16 @@ export function stampOf(stat: {
   return `${stat.ino}:${stat.size}:${stat.mtimeMs}`
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 /** Hold `FILE.lock` while changing the file, so two `users` commands at once do not lose one's change. */
-async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
-  const lock = `${file}.lock`
-  const deadline = Date.now() + 5_000
-  for (;;) {
-    try {
-      await (await fs.open(lock, 'wx', 0o600)).close()
-      break
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw readProblem(error, lock)
-      // A lock left by a process that died mid-change is stale after 30 s.
-      const stat = await fs.stat(lock).catch(() => undefined)
-      if (stat && Date.now() - stat.mtimeMs > 30_000) await fs.rm(lock, { force: true })
-      else if (Date.now() > deadline)
-        throw new UsersFileError(
-          'busy',
-          `users file ${file} is being changed by another command (${lock} exists)`,
-        )
-      else await sleep(50)
-    }
-  }
-  try {
-    return await work()
-  } finally {
-    await fs.rm(lock, { force: true })
-  }
+function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
+  return withFileLock(`${file}.lock`, work, {
+    waitMs: 5_000,
+    // A lock left by a process that died mid-change (on another host too: a shared folder) is stale after 30 s.
+    staleMs: 30_000,
+    busy: (lock) =>
+      new UsersFileError('busy', `users file ${file} is being changed by another command (${lock} exists)`),
+    cannotLock: (error, lock) => readProblem(error, lock),
+  })
 }
 
 async function change<T>(

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { processAlive } from './workspace-lock'
+import { processAlive } from '../../base/file-lock'
 import { STAGING, STAGING_ENTRY } from './workspace'
 
 /**

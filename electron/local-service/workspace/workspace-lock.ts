@@ -1,115 +1,21 @@
-import { randomBytes } from 'node:crypto'
 import { promises as fs } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
+import { withFileLock } from '../../base/file-lock'
 
 /**
  * A short exclusive lock on a workspace folder, held while a dataset name is checked and the dataset
  * renamed into place, so two imports (or saving joins) whose names differ only in letter case cannot
  * both win — across threads (join workers) and processes (the app and `geo-analyst import`).
- *
- * The lock is a folder (`mkdir` is atomic everywhere) holding its owner's process id, host and a token.
- * The work under it takes milliseconds; a lock whose owner process is gone (same host), or older than
- * `STALE_MS` (a killed worker thread cannot release it), is broken by the next comer.
  */
 export const LOCK_NAME = '.datasets.lock'
-const OWNER = 'owner.json'
-export const STALE_MS = 10_000
-const WAIT_MS = 30_000
-
-interface Owner {
-  pid: number
-  host: string
-  token: string
-  created: number
-}
-
-/** Whether a process with this id runs on this machine (signal 0 tests without sending anything). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-async function readOwner(lock: string): Promise<Owner | undefined> {
-  try {
-    return JSON.parse(await fs.readFile(path.join(lock, OWNER), 'utf8')) as Owner
-  } catch {
-    return undefined
-  }
-}
-
-/** A lock left by a process that is gone, or held far longer than the work under it takes. */
-async function isStale(lock: string, now = Date.now()): Promise<boolean> {
-  const owner = await readOwner(lock)
-  if (owner && owner.host === os.hostname() && !processAlive(owner.pid)) return true
-  const created =
-    owner?.created ??
-    (await fs.stat(lock).then(
-      (s) => s.mtimeMs,
-      () => now,
-    ))
-  return now - created > STALE_MS
-}
-
-/** Callers of this thread queue here first, so they do not poll the folder against each other. */
-const queues = new Map<string, Promise<unknown>>()
-
-async function acquire(lock: string): Promise<string> {
-  const token = randomBytes(8).toString('hex')
-  const deadline = Date.now() + WAIT_MS
-  let wait = 5
-  for (;;) {
-    try {
-      await fs.mkdir(lock)
-      const owner: Owner = { pid: process.pid, host: os.hostname(), token, created: Date.now() }
-      await fs.writeFile(path.join(lock, OWNER), JSON.stringify(owner))
-      return token
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-    if (await isStale(lock)) {
-      await fs.rm(lock, { recursive: true, force: true })
-      continue
-    }
-    if (Date.now() > deadline) {
-      const owner = await readOwner(lock)
-      throw new Error(
-        `the workspace is busy: another import or save (process ${owner?.pid ?? 'unknown'}) holds ${lock}; try again`,
-      )
-    }
-    await new Promise((resolve) => setTimeout(resolve, wait))
-    wait = Math.min(wait * 2, 200)
-  }
-}
-
-async function release(lock: string, token: string): Promise<void> {
-  // Only our own lock: after a staleness break another owner may hold the folder now.
-  if ((await readOwner(lock))?.token === token) await fs.rm(lock, { recursive: true, force: true })
-}
 
 /** Run `work` holding the workspace's lock. */
 export async function withWorkspaceLock<T>(workspaceDir: string, work: () => Promise<T>): Promise<T> {
   await fs.mkdir(workspaceDir, { recursive: true })
-  const lock = path.join(workspaceDir, LOCK_NAME)
-  const key = path.resolve(lock)
-  const previous = queues.get(key) ?? Promise.resolve()
-  const run = previous.then(async () => {
-    const token = await acquire(lock)
-    try {
-      return await work()
-    } finally {
-      await release(lock, token)
-    }
+  return withFileLock(path.join(workspaceDir, LOCK_NAME), work, {
+    busy: (lock, pid) =>
+      new Error(
+        `the workspace is busy: another import or save (process ${pid ?? 'unknown'}) holds ${lock}; try again`,
+      ),
   })
-  const settled = run.catch(() => undefined)
-  queues.set(key, settled)
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key)
-  })
-  return run
 }

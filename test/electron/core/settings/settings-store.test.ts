@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SettingsStore } from '../../../../electron/core/settings/settings-store'
+import { exited, lockChild } from '../../../support/lock-processes'
 import { useTempDirs } from '../../../support/temp-dir'
 
 const tempDir = useTempDirs()
@@ -120,4 +121,19 @@ describe('settings store', () => {
     expect(view.activeProfile).toBe('Cloud')
     expect(readdirSync(dir)).toEqual(['settings.json'])
   })
+})
+
+describe('settings changed by several processes at once', () => {
+  it('keeps every profile when four processes (the app, CLIs beside it) each save five at the same time', async () => {
+    const dir = tempDir()
+    const runs = await Promise.all(
+      ['app', 'cli-a', 'cli-b', 'cli-c'].map((prefix) => exited(lockChild(['profiles', dir, prefix, '5']))),
+    )
+    for (const run of runs) expect(run.code, run.stderr).toBe(0)
+    const names = (await new SettingsStore({ configDir: dir }).view()).profiles.map((p) => p.name)
+    expect(names).toHaveLength(21)
+    for (const prefix of ['app', 'cli-a', 'cli-b', 'cli-c'])
+      for (let i = 0; i < 5; i++) expect(names).toContain(`${prefix}-${i}`)
+    expect(readdirSync(dir).sort()).toEqual(['settings.json'])
+  }, 60_000)
 })
