@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { Browser, Page, Response } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, openApp, pageProblems, startHost, type RunningHost } from '../support/app'
 import { createPointTable } from '../support/postgis-points'
@@ -25,36 +25,60 @@ interface TileCall {
   bytes: number
 }
 
-/** Tile calls sent, ended (answered or failed), and answers whose body is still being read. */
-const traffic = { sent: 0, ended: 0, reading: 0 }
+/** The page's tile calls so far, and how many are still on their way (sent, or answered but not yet read). */
+interface TileTraffic {
+  calls: TileCall[]
+  pending: number
+}
 
-function watchTiles(page: Page): TileCall[] {
-  const calls: TileCall[] = []
-  const isTile = (url: string) => url.endsWith('/api/op/gis.tile')
-  page.on('request', (request) => {
-    if (isTile(request.url())) traffic.sent++
+declare global {
+  interface Window {
+    __tileTraffic?: TileTraffic
+  }
+}
+
+/**
+ * Watch the page's `gis.tile` calls from inside the page: its `fetch` is wrapped before the app loads and each
+ * answer's copy read beside the app's own read. (The browser's record of a streamed answer's body is not kept
+ * for Playwright to read: some reads failed, and the test took a drawn tile for an empty one.) The host sends
+ * the tile's bytes as a frame the answer's JSON refers to: {"$bytes": [offset, length]}.
+ */
+async function watchTiles(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const traffic: TileTraffic = { calls: [], pending: 0 }
+    window.__tileTraffic = traffic
+    const original = window.fetch.bind(window)
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+      if (!url.endsWith('/api/op/gis.tile')) return original(input, init)
+      const z = (JSON.parse(typeof init?.body === 'string' ? init.body : '{}') as { z?: number }).z ?? -1
+      traffic.pending++
+      let response: Response
+      try {
+        response = await original(input, init)
+      } catch (error) {
+        traffic.calls.push({ z, status: 0, bytes: 0 })
+        traffic.pending--
+        throw error
+      }
+      void response
+        .clone()
+        .arrayBuffer()
+        .then((body) => {
+          const text = new TextDecoder('latin1').decode(body)
+          const length = /"\$bytes":\[\d+,(\d+)\]/.exec(text)?.[1]
+          traffic.calls.push({ z, status: response.status, bytes: Number(length ?? 0) })
+        })
+        .catch(() => traffic.calls.push({ z, status: -1, bytes: 0 }))
+        .finally(() => traffic.pending--)
+      return response
+    }
   })
-  page.on('requestfinished', (request) => {
-    if (isTile(request.url())) traffic.ended++
-  })
-  page.on('requestfailed', (request) => {
-    if (isTile(request.url())) traffic.ended++
-  })
-  page.on('response', (response: Response) => {
-    if (!isTile(response.url())) return
-    const request = JSON.parse(response.request().postData() ?? '{}') as { z?: number }
-    traffic.reading++
-    // The host sends the tile's bytes as a frame the answer's JSON refers to: {"$bytes": [offset, length]}.
-    void response
-      .body()
-      .then((body) => {
-        const length = /"\$bytes":\[\d+,(\d+)\]/.exec(body.toString('latin1'))?.[1]
-        calls.push({ z: request.z ?? -1, status: response.status(), bytes: Number(length ?? 0) })
-      })
-      .catch(() => calls.push({ z: request.z ?? -1, status: response.status(), bytes: 0 }))
-      .finally(() => traffic.reading--)
-  })
-  return calls
+}
+
+/** The page's tile calls answered so far. */
+async function tileCalls(page: Page): Promise<TileTraffic> {
+  return page.evaluate(() => window.__tileTraffic ?? { calls: [], pending: 0 })
 }
 
 /** The share of pixels that differ between two screenshots of the same size (decoded by Chromium). */
@@ -84,16 +108,18 @@ async function differingShare(page: Page, a: Buffer, b: Buffer): Promise<number>
   )
 }
 
-/** Until every tile call sent has been answered and none was sent for a second (the view is drawn). */
-async function settled(calls: TileCall[]): Promise<void> {
+/** Until every tile call sent has been answered and read and none was sent for a second (the view is drawn). */
+async function settled(page: Page): Promise<TileCall[]> {
   let last = -1
+  let traffic: TileTraffic = { calls: [], pending: 0 }
   for (let i = 0; i < 120; i++) {
     await new Promise((r) => setTimeout(r, 1000))
-    if (traffic.sent === traffic.ended && traffic.reading === 0 && calls.length === last) return
-    last = calls.length
+    traffic = await tileCalls(page)
+    if (traffic.pending === 0 && traffic.calls.length === last) return traffic.calls
+    last = traffic.calls.length
   }
   throw new Error(
-    `tile calls still unanswered after 2 minutes: ${JSON.stringify(traffic)}; the host said:\n${host.output().slice(-3000)}`,
+    `tile calls still unanswered after 2 minutes: ${traffic.pending} pending; the host said:\n${host.output().slice(-3000)}`,
   )
 }
 
@@ -121,8 +147,8 @@ describe.skipIf(missing)(
     })
 
     it('draws the table from vector tiles and keeps drawing it while the mouse pans and zooms', async () => {
-      const page = await openApp(browser, host, { width: 1280, height: 800 }, 'Spatial analytics')
-      const calls = watchTiles(page)
+      const page = await openApp(browser, host, { width: 1280, height: 800 }, 'Spatial analytics', watchTiles)
+      const calls = async () => (await tileCalls(page)).calls
       const map = page.getByRole('region', { name: 'Map' })
       await map.waitFor()
       const aside = page.getByRole('button', { name: 'Set aside' })
@@ -139,9 +165,10 @@ describe.skipIf(missing)(
       })
       await page.getByRole('button', { name: 'Show places on map' }).click({ timeout: 60_000 })
       // India in a 1280 × 800 window is a couple of zoom-3 tiles: each must come with features.
-      await expect.poll(() => calls.filter((c) => c.bytes > 0).length, { timeout: 60_000 }).toBeGreaterThan(0)
-      await settled(calls)
-      expect(calls.every((c) => c.status === 200)).toBe(true)
+      await expect
+        .poll(async () => (await calls()).filter((c) => c.bytes > 0).length, { timeout: 60_000 })
+        .toBeGreaterThan(0)
+      expect((await settled(page)).every((c) => c.status === 200)).toBe(true)
       expect(features).toEqual([])
       const drawn = await map.screenshot()
       // Points drawn over a good part of the country (the basemap alone is the "before").
@@ -154,31 +181,31 @@ describe.skipIf(missing)(
       await page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.55, { steps: 5 })
       await page.mouse.up()
       // Zoom in with the wheel over the map, three notches: tiles of higher zooms, thinned less.
-      const zoomBefore = Math.max(...calls.map((c) => c.z))
+      const zoomBefore = Math.max(...(await calls()).map((c) => c.z))
       for (let i = 0; i < 3; i++) {
         await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5)
         await page.mouse.wheel(0, -400)
         await page.waitForTimeout(400)
       }
       await expect
-        .poll(() => Math.max(...calls.map((c) => c.z)), { timeout: 90_000 })
+        .poll(async () => Math.max(...(await calls()).map((c) => c.z)), { timeout: 90_000 })
         .toBeGreaterThan(zoomBefore)
-      await settled(calls)
-      const zoom = Math.max(...calls.map((c) => c.z))
-      expect(calls.filter((c) => c.z === zoom && c.bytes > 0).length).toBeGreaterThan(0)
+      const afterZoom = await settled(page)
+      const zoom = Math.max(...afterZoom.map((c) => c.z))
+      expect(afterZoom.filter((c) => c.z === zoom && c.bytes > 0).length).toBeGreaterThan(0)
       const zoomed = await map.screenshot()
 
       // Pan with the mouse, dragged right and down: the view goes north-west, towards Delhi, still over the
       // points; the tiles that came into view are asked and come with features.
-      const beforePan = calls.length
+      const beforePan = (await settled(page)).length
       await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5)
       await page.mouse.down()
       await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.75, { steps: 12 })
       await page.mouse.up()
-      await expect.poll(() => calls.length, { timeout: 90_000 }).toBeGreaterThan(beforePan)
-      await settled(calls)
-      expect(calls.slice(beforePan).filter((c) => c.bytes > 0).length).toBeGreaterThan(0)
-      expect(calls.every((c) => c.status === 200)).toBe(true)
+      await expect.poll(async () => (await calls()).length, { timeout: 90_000 }).toBeGreaterThan(beforePan)
+      const afterPan = await settled(page)
+      expect(afterPan.slice(beforePan).filter((c) => c.bytes > 0).length).toBeGreaterThan(0)
+      expect(afterPan.every((c) => c.status === 200)).toBe(true)
       expect(await differingShare(page, zoomed, await map.screenshot())).toBeGreaterThan(0.02)
       expect(pageProblems(page)).toEqual([])
     }, 420_000)

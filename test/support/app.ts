@@ -109,9 +109,12 @@ export async function openApp(
   viewport = { width: 1400, height: 900 },
   /** The activity bar's area to open first, by its name (e.g. "Spatial analytics"). */
   area?: string,
+  /** Run on the page before the app is loaded (init scripts). */
+  beforeOpen?: (page: Page) => Promise<void>,
 ): Promise<Page> {
   const context = await browser.newContext({ viewport, acceptDownloads: true })
   const page = await context.newPage()
+  await beforeOpen?.(page)
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
   page.on('console', (message) => {
