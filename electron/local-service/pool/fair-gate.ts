@@ -11,11 +11,17 @@ export interface GateOptions {
   perUserQueue: number
   /** Places one user may hold while another user's work waits. */
   perUserRunning: number
+  /** Places only small works may take (default 0): large ones hold at most `places - reservedForSmall`. */
+  reservedForSmall?: number
+  /** A work of at most this weight is small. */
+  smallWeight?: number
+  /** Large works one user may run at once, whoever waits (default: no limit but `places`). */
+  perUserLarge?: number
 }
 
 interface Waiting {
   user: string
-  small: false
+  small: boolean
   start: () => void
   reject: (error: Error) => void
 }
@@ -26,10 +32,13 @@ interface Waiting {
  * `places` run at once, the others wait, taken in turn across users (each user's in arrival order) as the
  * worker pool takes its jobs, with the same per-user limits and errors. What it keeps free (the database
  * connections beyond `places`) serves the cheap work, the dataset list, without waiting behind it.
+ * `reservedForSmall` of the places take small works only, so a short join never waits behind long ones;
+ * a work's weight is asked only when that choice is to be made.
  */
 export class FairGate {
   private readonly queue = new FairQueue<Waiting>()
   private readonly running = new Map<string, number>()
+  private readonly runningLarge = new Map<string, number>()
   private active = 0
   private closed = false
   /** Recent durations (ms), for the Retry-After estimate. */
@@ -37,8 +46,12 @@ export class FairGate {
 
   constructor(private readonly options: GateOptions) {}
 
-  /** Run `work` once a place is free; a caller's abort while it waits takes it out of the queue. */
-  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * Run `work` once a place is free; a caller's abort while it waits takes it out of the queue. `weigh`
+   * tells the work's weight, asked only when it matters: when the places large works may take are full as
+   * it arrives (else the work goes in at once, weighed or not). Without it, a work counts as large.
+   */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal, weigh?: () => Promise<number>): Promise<T> {
     if (this.closed) throw new Error('the service is stopping')
     if (signal?.aborted) throw new JobCancelled()
     const user = currentPrincipal()?.user ?? 'local'
@@ -48,8 +61,16 @@ export class FairGate {
     const waiting = this.queue.waitingOf(user)
     if (waiting >= o.perUserQueue)
       throw new UserLimit(user, o.perUserQueue, retryAfterSeconds(this.durations, waiting, o.perUserRunning))
+    // Weighed only where small and large are treated apart: the places left are kept for small works, or
+    // the user already runs as many large ones as one may.
+    const small =
+      weigh !== undefined &&
+      (this.active >= o.places - this.reserved || (this.runningLarge.get(user) ?? 0) >= this.perUserLarge) &&
+      (await weigh().catch(() => Infinity)) <= (o.smallWeight ?? 0)
+    if (signal?.aborted) throw new JobCancelled()
+    if (this.closed) throw new Error('the service is stopping')
     await new Promise<void>((resolve, reject) => {
-      const item: Waiting = { user, small: false, start: resolve, reject }
+      const item: Waiting = { user, small, start: resolve, reject }
       const onAbort = () => {
         if (this.queue.remove(item)) reject(new JobCancelled())
       }
@@ -71,9 +92,8 @@ export class FairGate {
       if (started !== undefined) this.durations.push(Date.now() - started)
       if (this.durations.length > 100) this.durations.splice(0, 50)
       this.active--
-      const left = (this.running.get(user) ?? 1) - 1
-      if (left > 0) this.running.set(user, left)
-      else this.running.delete(user)
+      count(this.running, user, -1)
+      if (!small) count(this.runningLarge, user, -1)
       this.pump()
     }
   }
@@ -83,14 +103,27 @@ export class FairGate {
     return { running: this.active, queued: this.queue.length }
   }
 
+  private get perUserLarge(): number {
+    return this.options.perUserLarge ?? Infinity
+  }
+
+  private get reserved(): number {
+    return Math.min(this.options.reservedForSmall ?? 0, this.options.places - 1)
+  }
+
   private pump(): void {
-    const all = () => true
+    const largeAllowed = (item: Waiting) => (this.runningLarge.get(item.user) ?? 0) < this.perUserLarge
+    const any = (item: Waiting) => item.small || largeAllowed(item)
+    const small = (item: Waiting) => item.small
     const atShare = (user: string) => (this.running.get(user) ?? 0) >= this.options.perUserRunning
     while (this.active < this.options.places && !this.closed) {
-      const next = this.queue.take(all, atShare) ?? this.queue.take(all)
+      // The last places (`reservedForSmall`) go to small works only.
+      const fits = this.active < this.options.places - this.reserved ? any : small
+      const next = this.queue.take(fits, atShare) ?? this.queue.take(fits)
       if (!next) return
       this.active++
-      this.running.set(next.user, (this.running.get(next.user) ?? 0) + 1)
+      count(this.running, next.user, 1)
+      if (!next.small) count(this.runningLarge, next.user, 1)
       next.start()
     }
   }
@@ -101,4 +134,11 @@ export class FairGate {
     const stopping = new Error('the service is stopping')
     for (const w of this.queue.drain()) w.reject(stopping)
   }
+}
+
+/** Add `by` to a user's count, forgetting the user at 0. */
+function count(counts: Map<string, number>, user: string, by: number): void {
+  const n = (counts.get(user) ?? 0) + by
+  if (n > 0) counts.set(user, n)
+  else counts.delete(user)
 }

@@ -38,6 +38,8 @@ export interface PoolOptions {
   databaseJoins?: number
   /** A job of at most this weight is small (default 50,000 — e.g. features a join reads). */
   smallWeight?: number
+  /** Large PostGIS joins one user may run at once on this instance (default: no limit but the places). */
+  perUserLargeJoins?: number
   /** A worker whose heap and engine memory exceed this after a job is retired (default 1.5 GiB). */
   maxWorkerBytes?: number
   /** The worker script (tests serve their own job kinds); defaults to the built `pool-worker.js` or the .ts source. */
@@ -113,7 +115,8 @@ export class WorkerPool {
   private readonly maxQueue: number
   private readonly perUserQueue: number
   private readonly perUserRunning: number
-  private readonly smallWeight: number
+  /** A job of at most this weight is small (takes the lane kept for small jobs). */
+  readonly smallWeight: number
   private readonly maxWorkerBytes: number
   /** Every worker not yet exited, retired ones included (`close` waits for them all). */
   private readonly running = new Set<Worker>()
@@ -140,6 +143,10 @@ export class WorkerPool {
       maxQueue: this.maxQueue,
       perUserQueue: this.perUserQueue,
       perUserRunning: Math.max(1, Math.floor(joins / 2)),
+      // One place kept for small joins (a few seconds' worth of rows at most) when there are several.
+      reservedForSmall: joins > 1 ? 1 : 0,
+      smallWeight: options.smallWeight ?? 50_000,
+      ...(options.perUserLargeJoins !== undefined ? { perUserLarge: options.perUserLargeJoins } : {}),
     })
     this.smallWeight = options.smallWeight ?? 50_000
     this.maxWorkerBytes = options.maxWorkerBytes ?? 1.5 * 1024 ** 3

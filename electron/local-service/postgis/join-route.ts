@@ -13,17 +13,18 @@ import {
   type PostgisJoinResult,
 } from './join-job'
 import { databaseJoin, joinFailure, prepare } from './join-run'
-import { estimateJoinRows } from './join-weight'
+import { estimateJoinRows, UNKNOWN_WEIGHT } from './join-weight'
 import type { PostgisWorkspace } from './workspace'
 
 /**
  * Spec §4.5 over a PostGIS workspace, on the serving thread: the statement prepared here (404, 400 and 422
  * answered at once), its rows read and written in a worker of the pool's database threads (`join-job.ts`)
  * and copied to the response as they come. Every join first takes its turn for one of the places the fair
- * gate (`pool.database`) gives joins, fairly between users, as before; then it runs in the database
- * threads by its weight (`join-weight.ts`): a join the statistics call large in the large lane, so the
- * thread kept for small joins is never held by one. A save (`saveAsNewDataset`) runs here, behind the
- * gate, as before (`databaseJoin`): it computes its rows in the database and answers them from the table.
+ * gate (`pool.database`) gives joins, fairly between users; the last place is kept for small joins, and a
+ * join is weighed (`join-weight.ts`: the planner's statistics) only when it arrives to find the other
+ * places taken. It then runs in the database threads, which have a thread for each place. A save
+ * (`saveAsNewDataset`) runs here, behind the gate, as before (`databaseJoin`): it computes its rows in the
+ * database and answers them from the table.
  */
 
 /** How long a worker may take to stop its cancelled statement before it is terminated. */
@@ -38,26 +39,23 @@ export async function databaseJoinReply(
   if (p.saveAsNewDataset === true && p.newDatasetNme !== undefined)
     return ctx.pool.database.run(() => databaseJoin(ws, request), request.signal)
   let prepared: Awaited<ReturnType<typeof prepare>>
-  let weight: number
   try {
     prepared = await prepare(ws, request)
-    if (!('stmt' in prepared)) return prepared
-    const useUser = p.userGeom === true && request.body !== undefined
-    weight = await estimateJoinRows(
-      ws,
-      p,
-      prepared.source,
-      prepared.ref,
-      useUser ? request.body!.features : undefined,
-    )
   } catch (error) {
     ws.forgetResolved()
     if (request.signal.aborted) return
     throw joinFailure(error, ws)
   }
-  const { stmt } = prepared
+  if (!('stmt' in prepared)) return prepared
+  const { stmt, source, ref } = prepared
+  const features = p.userGeom === true && request.body !== undefined ? request.body.features : undefined
+  // The join's weight, asked of the statistics only when the gate must choose (its places for large joins
+  // are full); a join weighed by no one counts as large, and finds a thread of the large lane free.
+  let weight = UNKNOWN_WEIGHT
+  const weigh = async () =>
+    (weight = await estimateJoinRows(ws, p, source, ref, features, ctx.pool.databaseWorkers.smallWeight))
   const run = () => inWorker(ctx, ws, { ...request, stmt, weight })
-  return ctx.pool.database.run(run, request.signal)
+  return ctx.pool.database.run(run, request.signal, weigh)
 }
 
 async function inWorker(

@@ -48,14 +48,31 @@ export function featuresBox(features: readonly Feature[]): [number, number, numb
 
 const relation = (d: ResolvedDataset) => `${quoteIdent(d.schema)}.${quoteIdent(d.table)}`
 
-/** The expected rows of a join (see above), `UNKNOWN_WEIGHT` when the statistics do not say. */
+/**
+ * The most rows a join can return by the tables' own row estimates (kept with the resolved datasets, so
+ * asked of no one): the source's rows, times the reference's when there is one (pairs); undefined when a
+ * dataset has no estimate (a view).
+ */
+export function joinRowsBound(source: ResolvedDataset, ref: ResolvedDataset | undefined): number | undefined {
+  if (source.rows === undefined) return undefined
+  if (!ref) return source.rows
+  return ref.rows === undefined ? undefined : source.rows * ref.rows
+}
+
+/**
+ * The expected rows of a join (see above), `UNKNOWN_WEIGHT` when the statistics do not say. A join whose
+ * bound (`joinRowsBound`) is already within `small` is weighed by it without a statement.
+ */
 export async function estimateJoinRows(
   ws: PostgisWorkspace,
   params: JoinParams,
   source: ResolvedDataset,
   ref: ResolvedDataset | undefined,
   features: readonly Feature[] | undefined,
+  small = 0,
 ): Promise<number> {
+  const bound = joinRowsBound(source, features ? undefined : ref)
+  if (bound !== undefined && bound <= small) return bound
   const pgis = quoteIdent((await ws.checked()).postgisSchema)
   const rows = `(SELECT CASE WHEN c.relkind IN ('r', 'm', 'p') AND c.reltuples >= 0 THEN c.reltuples END
                    FROM pg_class c WHERE c.oid = to_regclass($1))`

@@ -19,6 +19,8 @@ export interface ResolvedDataset {
   srid: number
   /** Every column but the geometry column, in table order (the dataset's fields). */
   fields: RelationColumn[]
+  /** The planner's row estimate (`pg_class.reltuples`) of a table; absent for a view or a table never analysed. */
+  rows?: number
 }
 
 /**
@@ -70,6 +72,7 @@ export async function resolveDatasets(
   const { rows } = await db.query(
     `
 SELECT c.which, c.rank, n.nspname::text AS schema, r.relname::text AS name,
+       CASE WHEN r.relkind IN ('r', 'm', 'p') AND r.reltuples >= 0 THEN r.reltuples END AS rows,
        array_agg(a.attname::text ORDER BY a.attnum) AS columns,
        string_agg(CASE WHEN a.atttypid = $5 THEN 'G' WHEN a.atttypid = $6 THEN 'Y'
                        WHEN t.typname IN ('json', 'jsonb') THEN 'J' ELSE t.typcategory::text END,
@@ -103,6 +106,7 @@ HAVING bool_or(a.atttypid IN ($5, $6))
       geometryKind: kinds[g] === 'G' ? 'geometry' : 'geography',
       srid: Number(row.srid ?? 0),
       fields: columns.flatMap((name, k) => (k === g ? [] : [{ name, kind: kinds[k] ?? 'S' }])),
+      ...(row.rows === null || row.rows === undefined ? {} : { rows: Math.ceil(Number(row.rows)) }),
     }
   }
   return found

@@ -13,6 +13,35 @@ function held() {
 const as = <T>(user: string, work: () => T): T => runAs({ user, groups: 'all', readOnly: false }, null, work)
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
+/**
+ * Works through `gate` that run until released (`works`), each weighed as given when the gate asks:
+ * the order they started in, and which were weighed.
+ */
+function weighedWorks(gate: FairGate) {
+  const starts: string[] = []
+  const weighed: string[] = []
+  const works = new Map<string, ReturnType<typeof held>>()
+  const enter = (user: string, tag: string, weight: number) => {
+    const w = held()
+    works.set(tag, w)
+    return as(user, () =>
+      gate.run(
+        async () => {
+          starts.push(tag)
+          await w.done
+          return tag
+        },
+        undefined,
+        async () => {
+          weighed.push(tag)
+          return weight
+        },
+      ),
+    )
+  }
+  return { starts, weighed, works, enter }
+}
+
 describe('FairGate', () => {
   it('runs at most `places` at once and gives the next place to the other user, not to the one with many waiting', async () => {
     const gate = new FairGate({ places: 2, maxQueue: 64, perUserQueue: 32, perUserRunning: 2 })
@@ -85,5 +114,84 @@ describe('FairGate', () => {
     expect(((await waiting) as Error).message).toMatch('stopping')
     w.release()
     await first
+  })
+
+  it('keeps its last place for small works, and weighs a work only when the other places are taken', async () => {
+    const gate = new FairGate({
+      places: 3,
+      maxQueue: 64,
+      perUserQueue: 32,
+      perUserRunning: 1,
+      reservedForSmall: 1,
+      smallWeight: 100,
+    })
+    const { starts, weighed, works, enter } = weighedWorks(gate)
+    // A heavy user's long works take the two places open to them, without being weighed; the next waits.
+    const heavy = [0, 1, 2].map((i) => enter('heavy', `h${i}`, 1e9))
+    await tick()
+    expect(starts).toEqual(['h0', 'h1'])
+    expect(weighed).toEqual(['h2'])
+    // A short work arriving now is weighed, and takes the place kept for small works at once.
+    const small = enter('analyst', 's0', 10)
+    await tick()
+    expect(starts).toEqual(['h0', 'h1', 's0'])
+    expect(weighed).toEqual(['h2', 's0'])
+    works.get('s0')!.release()
+    expect(await small).toBe('s0')
+    // The kept place stays free for the next small work: the long one waits for a place of its own.
+    await tick()
+    expect(starts).toEqual(['h0', 'h1', 's0'])
+    // A work weighed by no one (a failing weigh) counts as large.
+    const failing = as('analyst', () =>
+      gate.run(
+        async () => {
+          starts.push('f0')
+          return 'f0'
+        },
+        undefined,
+        () => Promise.reject(new Error('no statistics')),
+      ),
+    )
+    await tick()
+    expect(starts).not.toContain('f0')
+    works.get('h0')!.release()
+    await heavy[0]
+    await tick()
+    await tick()
+    // The freed place goes to the other user first (in turn across users), then, freed again, to h2.
+    expect(await failing).toBe('f0')
+    await tick()
+    expect(starts).toEqual(['h0', 'h1', 's0', 'f0', 'h2'])
+    works.get('h1')!.release()
+    works.get('h2')!.release()
+    expect(await Promise.all(heavy)).toEqual(['h0', 'h1', 'h2'])
+  })
+
+  it('lets one user run only `perUserLarge` large works at once, while their small ones and others’ large ones go in', async () => {
+    const gate = new FairGate({
+      places: 3,
+      maxQueue: 64,
+      perUserQueue: 32,
+      perUserRunning: 3,
+      reservedForSmall: 1,
+      smallWeight: 100,
+      perUserLarge: 1,
+    })
+    const { starts, works, enter } = weighedWorks(gate)
+    const heavy = [enter('heavy', 'h0', 1e9), enter('heavy', 'h1', 1e9)]
+    await tick()
+    expect(starts).toEqual(['h0'])
+    const mine = enter('heavy', 's0', 10)
+    const other = enter('other', 'o0', 1e9)
+    await tick()
+    // Both go in at once (the other user first: in turn across users); h1 still waits.
+    expect(starts).toEqual(['h0', 'o0', 's0'])
+    for (const tag of ['s0', 'o0', 'h0']) works.get(tag)!.release()
+    await Promise.all([mine, other, heavy[0]])
+    await tick()
+    expect(starts).toEqual(['h0', 'o0', 's0', 'h1'])
+    works.get('h1')!.release()
+    expect(await heavy[1]).toBe('h1')
+    expect(gate.load).toEqual({ running: 0, queued: 0 })
   })
 })

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Feature } from 'geojson'
 import type { JoinParams } from '../../../../electron/contract/gis/join-params'
 import { startLocalService, type LocalService } from '../../../../electron/local-service/index'
-import { estimateJoinRows, UNKNOWN_WEIGHT } from '../../../../electron/local-service/postgis/join-weight'
+import {
+  estimateJoinRows,
+  joinRowsBound,
+  UNKNOWN_WEIGHT,
+} from '../../../../electron/local-service/postgis/join-weight'
 import { PostgisWorkspace } from '../../../../electron/local-service/postgis/workspace'
 import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
 
@@ -213,6 +217,19 @@ describe.skipIf(missing)(
         expect(await estimateJoinRows(ws, params, places!, undefined, box(0.5, 0.5))).toBeLessThan(small)
         expect(await estimateJoinRows(ws, params, places!, undefined, box(11, 11))).toBeGreaterThan(small)
         expect(await estimateJoinRows(ws, params, sleepy!, zones, undefined)).toBe(UNKNOWN_WEIGHT)
+        // The tables' own estimates, kept with the resolved datasets, bound a join: within `small` no
+        // statement is asked (a workspace whose statements all fail still weighs it).
+        expect(places!.rows).toBe(ROWS)
+        expect(sleepy!.rows).toBeUndefined()
+        expect(joinRowsBound(few!, zones)).toBe(few!.rows! * zones!.rows!)
+        expect(joinRowsBound(places!, undefined)).toBe(ROWS)
+        expect(joinRowsBound(sleepy!, undefined)).toBeUndefined()
+        const failing = { checked: ws.checked.bind(ws), db: { query: () => Promise.reject(new Error('no')) } }
+        const offline = failing as unknown as PostgisWorkspace
+        expect(await estimateJoinRows(offline, params, few!, zones, undefined, small)).toBe(
+          few!.rows! * zones!.rows!,
+        )
+        expect(await estimateJoinRows(offline, params, places!, zones, undefined, small)).toBe(UNKNOWN_WEIGHT)
       } finally {
         await ws.close()
       }
