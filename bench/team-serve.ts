@@ -19,9 +19,12 @@ const service = await startLocalService({
   tls: { certFile: certFile!, keyFile: keyFile! },
   listen: { host: '127.0.0.1', port: 0 },
   sampleData: false,
-  ...(process.env.BENCH_DATABASE_JOINS
-    ? { pool: { databaseJoins: Number(process.env.BENCH_DATABASE_JOINS) } }
-    : {}),
+  pool: {
+    ...(process.env.BENCH_DATABASE_JOINS ? { databaseJoins: Number(process.env.BENCH_DATABASE_JOINS) } : {}),
+    ...(process.env.BENCH_PER_USER_LARGE_JOINS
+      ? { perUserLargeJoins: Number(process.env.BENCH_PER_USER_LARGE_JOINS) }
+      : {}),
+  },
 })
 process.send!({ urls: service.urls })
 // The event loop's delay, each 5 s: what a cheap request waits for behind the instance's own work.
