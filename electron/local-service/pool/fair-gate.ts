@@ -15,7 +15,10 @@ export interface GateOptions {
   reservedForSmall?: number
   /** A work of at most this weight is small. */
   smallWeight?: number
-  /** Large works one user may run at once, whoever waits (default: no limit but `places`). */
+  /**
+   * Large works one user may run at once, whoever waits (default: no limit but `places`). When set, every
+   * work is weighed: what a user runs large is limited beyond this gate too (decision 034).
+   */
   perUserLarge?: number
 }
 
@@ -39,6 +42,8 @@ export class FairGate {
   private readonly queue = new FairQueue<Waiting>()
   private readonly running = new Map<string, number>()
   private readonly runningLarge = new Map<string, number>()
+  /** Large works running (at most `places - reservedForSmall`). */
+  private activeLarge = 0
   private active = 0
   private closed = false
   /** Recent durations (ms), for the Retry-After estimate. */
@@ -61,11 +66,13 @@ export class FairGate {
     const waiting = this.queue.waitingOf(user)
     if (waiting >= o.perUserQueue)
       throw new UserLimit(user, o.perUserQueue, retryAfterSeconds(this.durations, waiting, o.perUserRunning))
-    // Weighed only where small and large are treated apart: the places left are kept for small works, or
-    // the user already runs as many large ones as one may.
+    // Weighed only where small and large are treated apart: the places left are kept for small works, the
+    // user already runs as many large ones as one may, or users' large works are limited at all.
     const small =
       weigh !== undefined &&
-      (this.active >= o.places - this.reserved || (this.runningLarge.get(user) ?? 0) >= this.perUserLarge) &&
+      (o.perUserLarge !== undefined ||
+        this.activeLarge >= o.places - this.reserved ||
+        (this.runningLarge.get(user) ?? 0) >= this.perUserLarge) &&
       (await weigh().catch(() => Infinity)) <= (o.smallWeight ?? 0)
     if (signal?.aborted) throw new JobCancelled()
     if (this.closed) throw new Error('the service is stopping')
@@ -93,9 +100,17 @@ export class FairGate {
       if (this.durations.length > 100) this.durations.splice(0, 50)
       this.active--
       count(this.running, user, -1)
-      if (!small) count(this.runningLarge, user, -1)
+      if (!small) {
+        this.activeLarge--
+        count(this.runningLarge, user, -1)
+      }
       this.pump()
     }
+  }
+
+  /** Whether each user's large works are limited (a team server): every work is then weighed. */
+  get limitsUsers(): boolean {
+    return this.options.perUserLarge !== undefined
   }
 
   /** Works running and waiting. */
@@ -112,18 +127,21 @@ export class FairGate {
   }
 
   private pump(): void {
-    const largeAllowed = (item: Waiting) => (this.runningLarge.get(item.user) ?? 0) < this.perUserLarge
-    const any = (item: Waiting) => item.small || largeAllowed(item)
-    const small = (item: Waiting) => item.small
+    // Large works hold at most the places not kept for small ones, and each user at most `perUserLarge`.
+    const fits = (item: Waiting) =>
+      item.small ||
+      (this.activeLarge < this.options.places - this.reserved &&
+        (this.runningLarge.get(item.user) ?? 0) < this.perUserLarge)
     const atShare = (user: string) => (this.running.get(user) ?? 0) >= this.options.perUserRunning
     while (this.active < this.options.places && !this.closed) {
-      // The last places (`reservedForSmall`) go to small works only.
-      const fits = this.active < this.options.places - this.reserved ? any : small
       const next = this.queue.take(fits, atShare) ?? this.queue.take(fits)
       if (!next) return
       this.active++
       count(this.running, next.user, 1)
-      if (!next.small) count(this.runningLarge, next.user, 1)
+      if (!next.small) {
+        this.activeLarge++
+        count(this.runningLarge, next.user, 1)
+      }
       next.start()
     }
   }

@@ -3,6 +3,7 @@ import os from 'node:os'
 import { HttpError } from '../http-util'
 import type { JobIo, WorkerPart } from '../pool/job'
 import type { AnswerSink } from './cursor-rows'
+import { withCancellableClient } from './join-client'
 import { joinFailure, joinRows } from './join-run'
 import type { JoinStatement } from './join-sql'
 import { PostgisWorkspace } from './workspace'
@@ -39,6 +40,11 @@ export interface PostgisJoinJob {
   fetchRows: number
   /** Two Int32 slots shared with the serving thread (`FLOW_TAKEN`, `FLOW_STATE`). */
   flow: SharedArrayBuffer
+  /**
+   * A team server's large join: the advisory lock (two int4 keys) of its user, held in the database while
+   * the join runs, so a user runs one large join at a time across the instances (decision 034).
+   */
+  userLock?: [number, number]
 }
 
 export type PostgisJoinResult =
@@ -155,6 +161,26 @@ function wholeAnswer(head: Record<string, unknown>, parts: readonly Uint8Array[]
   return out
 }
 
+/**
+ * Run `work` holding a session advisory lock on a connection of its own: waited for in the database (a
+ * client that leaves cancels the wait), released after, or with the connection if it breaks.
+ */
+async function holdingLock<T>(
+  ws: PostgisWorkspace,
+  key: [number, number],
+  signal: AbortSignal,
+  work: () => Promise<T>,
+): Promise<T> {
+  return withCancellableClient(ws, signal, async (client) => {
+    await client.query('SELECT pg_advisory_lock($1, $2)', key)
+    try {
+      return await work()
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, $2)', key).catch(() => undefined)
+    }
+  })
+}
+
 /** The job: one join's rows over the workspace, as parts. */
 export async function postgisJoin(job: PostgisJoinJob, io: JobIo): Promise<PostgisJoinResult> {
   lowerThreadPriority()
@@ -167,8 +193,8 @@ export async function postgisJoin(job: PostgisJoinJob, io: JobIo): Promise<Postg
   })
   const ws = workspaceOf(job.uri, job.env)
   const sink = partsSink(io, flow, left)
-  try {
-    const short = await joinRows(
+  const rows = () =>
+    joinRows(
       ws,
       job.stmt,
       job.rowCap,
@@ -179,6 +205,8 @@ export async function postgisJoin(job: PostgisJoinJob, io: JobIo): Promise<Postg
       },
       { bufferBytes: job.bufferBytes, fetchRows: job.fetchRows },
     )
+  try {
+    const short = job.userLock ? await holdingLock(ws, job.userLock, cancel.signal, rows) : await rows()
     if (left()) return { kind: 'left' }
     return short ? { kind: 'reply', status: short.status, body: short.body } : { kind: 'sent' }
   } catch (error) {

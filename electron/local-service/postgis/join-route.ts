@@ -15,6 +15,7 @@ import {
 import { databaseJoin, joinFailure, prepare } from './join-run'
 import { estimateJoinRows, UNKNOWN_WEIGHT } from './join-weight'
 import type { PostgisWorkspace } from './workspace'
+import { currentPrincipal } from '../team/principal'
 
 /**
  * Spec §4.5 over a PostGIS workspace, on the serving thread: the statement prepared here (404, 400 and 422
@@ -26,6 +27,16 @@ import type { PostgisWorkspace } from './workspace'
  * (`saveAsNewDataset`) runs here, behind the gate, as before (`databaseJoin`): it computes its rows in the
  * database and answers them from the table.
  */
+
+/** The first key of the users' large-join advisory locks ("GeoL"): apart from other applications' locks. */
+export const USER_LOCK_SPACE = 0x47656f4c
+
+/** A user's large-join advisory lock: the space and a 32-bit FNV-1a hash of the name, as int4 keys. */
+export function userLockKey(user: string): [number, number] {
+  let hash = 0x811c9dc5
+  for (const byte of Buffer.from(user, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193)
+  return [USER_LOCK_SPACE, hash | 0]
+}
 
 /** How long a worker may take to stop its cancelled statement before it is terminated. */
 const STOP_GRACE_MS = 10_000
@@ -54,7 +65,13 @@ export async function databaseJoinReply(
   let weight = UNKNOWN_WEIGHT
   const weigh = async () =>
     (weight = await estimateJoinRows(ws, p, source, ref, features, ctx.pool.databaseWorkers.smallWeight))
-  const run = () => inWorker(ctx, ws, { ...request, stmt, weight })
+  // A team server's large join holds its user's lock in the database: one at a time across the instances.
+  const user = currentPrincipal()?.user
+  const userLock = (): [number, number] | undefined =>
+    user !== undefined && ctx.pool.database.limitsUsers && weight > ctx.pool.databaseWorkers.smallWeight
+      ? userLockKey(user)
+      : undefined
+  const run = () => inWorker(ctx, ws, { ...request, stmt, weight, userLock: userLock() })
   return ctx.pool.database.run(run, request.signal, weigh)
 }
 
@@ -64,6 +81,7 @@ async function inWorker(
   request: DatabaseJoinRequest & {
     stmt: Extract<Awaited<ReturnType<typeof prepare>>, { stmt: unknown }>['stmt']
     weight: number
+    userLock: [number, number] | undefined
   },
 ): Promise<Reply | void> {
   const res = request.res
@@ -100,6 +118,7 @@ async function inWorker(
         bufferBytes: bufferBytes(),
         fetchRows: fetchRows(),
         flow: flow.buffer as SharedArrayBuffer,
+        ...(request.userLock ? { userLock: request.userLock } : {}),
       },
       {
         signal: stop.signal,

@@ -70,11 +70,17 @@ export class PostgisWorkspace {
    * worker to open the same workspace (`join-job.ts`): they cross to the thread in memory, never logged.
    */
   forWorker(): { uri: string; env: Record<string, string> } {
-    const env: Record<string, string> = {}
-    for (const [key, value] of Object.entries(this.source.env))
-      if (value !== undefined && (/^PG[A-Z]+$/.test(key) || key === 'HOME')) env[key] = value
-    return { uri: this.source.text, env }
+    // Picked once (the variables are the workspace's from its opening): every join hands them on.
+    if (!this.workerSource) {
+      const env: Record<string, string> = {}
+      for (const [key, value] of Object.entries(this.source.env))
+        if (value !== undefined && (/^PG[A-Z]+$/.test(key) || key === 'HOME')) env[key] = value
+      this.workerSource = { uri: this.source.text, env }
+    }
+    return this.workerSource
   }
+
+  private workerSource: { uri: string; env: Record<string, string> } | undefined
 
   /** The schema new datasets are written to. */
   get defaultSchema(): string {

@@ -25,6 +25,7 @@ const TOKEN = 'database-joins-token'
 let cluster: TestCluster
 let service: LocalService
 let team: LocalService
+let teamB: LocalService
 let tokens: Record<string, string>
 let dir: string
 
@@ -55,6 +56,11 @@ const activeJoins = async () =>
     )[0]!.n,
   )
 
+/** Until `test` holds, for at most 10 s. */
+async function until(test: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100 && !(await test()); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+}
+
 describe.skipIf(missing)(
   `database joins and the dataset list${missing ? ` (skipped: ${missing})` : ''}`,
   () => {
@@ -72,16 +78,21 @@ describe.skipIf(missing)(
       })
       const users = await teamUsers(dir)
       tokens = users.tokens
-      team = await startLocalService({
-        workspaceDir: path.join(dir, 'team'),
-        databaseUri: cluster.uri('gis', 'schema=work'),
-        env: { PGPASSWORD: cluster.password },
-        usersFile: users.file,
-        sampleData: false,
-        pool: { perUserQueue: 4 },
-      })
+      // Two instances of the team server over the same database and users file.
+      const instance = (folder: string, pool: { perUserQueue?: number } = {}) =>
+        startLocalService({
+          workspaceDir: path.join(dir, folder),
+          databaseUri: cluster.uri('gis', 'schema=work'),
+          env: { PGPASSWORD: cluster.password },
+          usersFile: users.file,
+          sampleData: false,
+          pool,
+        })
+      team = await instance('team', { perUserQueue: 4 })
+      teamB = await instance('team-b')
     }, 180_000)
     afterAll(async () => {
+      await teamB?.close()
       await team?.close()
       await service?.close()
       await cluster?.stop()
@@ -122,8 +133,7 @@ describe.skipIf(missing)(
       }
       // The clients left: the running statements are cancelled, the waiting joins leave their queue.
       await Promise.all(joins)
-      for (let i = 0; i < 100 && (await activeJoins()) > 0; i++)
-        await new Promise((resolve) => setTimeout(resolve, 100))
+      await until(async () => (await activeJoins()) === 0)
       expect(await activeJoins()).toBe(0)
     }, 60_000)
 
@@ -149,8 +159,7 @@ describe.skipIf(missing)(
       }
       await Promise.all(joins)
       // Every statement of a client that left is cancelled, whenever it left (waiting, preparing, running).
-      for (let i = 0; i < 100 && (await activeJoins()) > 0; i++)
-        await new Promise((resolve) => setTimeout(resolve, 100))
+      await until(async () => (await activeJoins()) === 0)
       expect(await activeJoins()).toBe(0)
     }, 60_000)
 
@@ -193,8 +202,52 @@ describe.skipIf(missing)(
         leave.abort()
       }
       await Promise.all(ann)
-      for (let i = 0; i < 100 && (await activeJoins()) > 0; i++)
-        await new Promise((resolve) => setTimeout(resolve, 100))
+      await until(async () => (await activeJoins()) === 0)
+    }, 60_000)
+
+    it('a team server’s user runs one large join at a time across its instances; another user’s goes in', async () => {
+      const call = (to: LocalService, user: string, signal: AbortSignal) =>
+        fetch(`${to.urls.mgis_url}/query_apply/join?${slow}`, {
+          method: 'POST',
+          headers: bearer(tokens[user]!),
+          signal,
+        }).catch(() => undefined)
+      const waitingForLock = async () =>
+        Number(
+          (
+            await sql(
+              `SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'geo-analyst'
+                  AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_lock%'`,
+            )
+          )[0]!.n,
+        )
+      const leaveA = new AbortController()
+      const leave = new AbortController()
+      const joins: Promise<unknown>[] = []
+      try {
+        joins.push(call(team, 'ann', leaveA.signal))
+        await until(async () => (await activeJoins()) === 1)
+        // ann's second large join, through the other instance, waits for her first in the database.
+        joins.push(call(teamB, 'ann', leave.signal))
+        await until(async () => (await waitingForLock()) === 1)
+        expect(await waitingForLock()).toBe(1)
+        expect(await activeJoins()).toBe(1)
+        // bob's goes in at once beside it.
+        joins.push(call(teamB, 'bob', leave.signal))
+        await until(async () => (await activeJoins()) === 2)
+        expect(await activeJoins()).toBe(2)
+        // ann leaves her first join: it is cancelled, and her second starts.
+        leaveA.abort()
+        await until(async () => (await waitingForLock()) === 0 && (await activeJoins()) === 2)
+        expect(await waitingForLock()).toBe(0)
+        expect(await activeJoins()).toBe(2)
+      } finally {
+        leaveA.abort()
+        leave.abort()
+      }
+      await Promise.all(joins)
+      await until(async () => (await activeJoins()) === 0)
+      expect(await activeJoins()).toBe(0)
     }, 60_000)
   },
 )

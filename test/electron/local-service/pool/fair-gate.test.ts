@@ -184,12 +184,12 @@ describe('FairGate', () => {
     const mine = enter('heavy', 's0', 10)
     const other = enter('other', 'o0', 1e9)
     await tick()
-    // Both go in at once (the other user first: in turn across users); h1 still waits.
-    expect(starts).toEqual(['h0', 'o0', 's0'])
+    // Both go in at once (every work is weighed where users' large works are limited); h1 still waits.
+    expect(starts).toEqual(['h0', 's0', 'o0'])
     for (const tag of ['s0', 'o0', 'h0']) works.get(tag)!.release()
     await Promise.all([mine, other, heavy[0]])
     await tick()
-    expect(starts).toEqual(['h0', 'o0', 's0', 'h1'])
+    expect(starts).toEqual(['h0', 's0', 'o0', 'h1'])
     works.get('h1')!.release()
     expect(await heavy[1]).toBe('h1')
     expect(gate.load).toEqual({ running: 0, queued: 0 })
