@@ -73,8 +73,8 @@ export function settingsRecoveryNotice(file: string, aside: string, reason: stri
 /**
  * Connection profiles and preferences in `settings.json` in the config folder. Never holds a secret.
  * Reads and read-modify-write mutations take turns under one lock (and mutations under a lock folder beside
- * the file, across processes); writes are atomic. A file that
- * cannot be read is moved aside and reported (`notice`, `onRecovered`), never silently replaced.
+ * the file, across processes); writes are atomic. A file that cannot be read is moved aside and reported
+ * (`notice`, `onRecovered`), never silently replaced.
  */
 export class SettingsStore {
   readonly file: string

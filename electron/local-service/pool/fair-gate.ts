@@ -52,11 +52,16 @@ export class FairGate {
   constructor(private readonly options: GateOptions) {}
 
   /**
-   * Run `work` once a place is free; a caller's abort while it waits takes it out of the queue. `weigh`
-   * tells the work's weight, asked only when it matters: when the places large works may take are full as
-   * it arrives (else the work goes in at once, weighed or not). Without it, a work counts as large.
+   * Run `work` once a place is free, told whether it went in as small; a caller's abort while it waits
+   * takes it out of the queue. `weigh` tells the work's weight, asked only when it matters: when the places
+   * large works may take are full as it arrives, or users' large works are limited (else the work goes in
+   * at once, weighed or not). Without it, a work counts as large.
    */
-  async run<T>(work: () => Promise<T>, signal?: AbortSignal, weigh?: () => Promise<number>): Promise<T> {
+  async run<T>(
+    work: (small: boolean) => Promise<T>,
+    signal?: AbortSignal,
+    weigh?: () => Promise<number>,
+  ): Promise<T> {
     if (this.closed) throw new Error('the service is stopping')
     if (signal?.aborted) throw new JobCancelled()
     const user = currentPrincipal()?.user ?? 'local'
@@ -66,13 +71,11 @@ export class FairGate {
     const waiting = this.queue.waitingOf(user)
     if (waiting >= o.perUserQueue)
       throw new UserLimit(user, o.perUserQueue, retryAfterSeconds(this.durations, waiting, o.perUserRunning))
-    // Weighed only where small and large are treated apart: the places left are kept for small works, the
-    // user already runs as many large ones as one may, or users' large works are limited at all.
+    // Weighed only where small and large are treated apart: the places left are kept for small works, or
+    // users' large works are limited.
     const small =
       weigh !== undefined &&
-      (o.perUserLarge !== undefined ||
-        this.activeLarge >= o.places - this.reserved ||
-        (this.runningLarge.get(user) ?? 0) >= this.perUserLarge) &&
+      (o.perUserLarge !== undefined || this.activeLarge >= o.places - this.reserved) &&
       (await weigh().catch(() => Infinity)) <= (o.smallWeight ?? 0)
     if (signal?.aborted) throw new JobCancelled()
     if (this.closed) throw new Error('the service is stopping')
@@ -94,7 +97,7 @@ export class FairGate {
       // The caller left as its turn came: its place goes to the next at once.
       if (signal?.aborted) throw new JobCancelled()
       started = Date.now()
-      return await work()
+      return await work(small)
     } finally {
       if (started !== undefined) this.durations.push(Date.now() - started)
       if (this.durations.length > 100) this.durations.splice(0, 50)

@@ -22,8 +22,9 @@ import { currentPrincipal } from '../team/principal'
  * answered at once), its rows read and written in a worker of the pool's database threads (`join-job.ts`)
  * and copied to the response as they come. Every join first takes its turn for one of the places the fair
  * gate (`pool.database`) gives joins, fairly between users; the last place is kept for small joins, and a
- * join is weighed (`join-weight.ts`: the planner's statistics) only when it arrives to find the other
- * places taken. It then runs in the database threads, which have a thread for each place. A save
+ * join is weighed (`join-weight.ts`: the planner's statistics) only when the gate must choose — it arrives
+ * to find the other places taken, or the server is a team server, where a user runs one large join at a
+ * time across its instances (decision 034). It then runs in the database threads, a thread for each place. A save
  * (`saveAsNewDataset`) runs here, behind the gate, as before (`databaseJoin`): it computes its rows in the
  * database and answers them from the table.
  */
@@ -60,18 +61,20 @@ export async function databaseJoinReply(
   if (!('stmt' in prepared)) return prepared
   const { stmt, source, ref } = prepared
   const features = p.userGeom === true && request.body !== undefined ? request.body.features : undefined
-  // The join's weight, asked of the statistics only when the gate must choose (its places for large joins
-  // are full); a join weighed by no one counts as large, and finds a thread of the large lane free.
+  // The join's weight, asked of the statistics only when the gate must choose; a join weighed by no one
+  // counts as large, and finds a thread of the large lane free.
   let weight = UNKNOWN_WEIGHT
   const weigh = async () =>
     (weight = await estimateJoinRows(ws, p, source, ref, features, ctx.pool.databaseWorkers.smallWeight))
   // A team server's large join holds its user's lock in the database: one at a time across the instances.
   const user = currentPrincipal()?.user
-  const userLock = (): [number, number] | undefined =>
-    user !== undefined && ctx.pool.database.limitsUsers && weight > ctx.pool.databaseWorkers.smallWeight
-      ? userLockKey(user)
-      : undefined
-  const run = () => inWorker(ctx, ws, { ...request, stmt, weight, userLock: userLock() })
+  const run = (small: boolean) =>
+    inWorker(ctx, ws, {
+      ...request,
+      stmt,
+      weight,
+      userLock: user !== undefined && ctx.pool.database.limitsUsers && !small ? userLockKey(user) : undefined,
+    })
   return ctx.pool.database.run(run, request.signal, weigh)
 }
 

@@ -3,11 +3,13 @@ import type { JoinParams } from '../../contract/gis/join-params'
 import type { ResolvedDataset } from './resolve'
 import { quoteIdent } from './sql'
 import type { PostgisWorkspace } from './workspace'
+import { geometryBBox, type BBox } from '../workspace/features'
 
 /**
- * A PostGIS join's weight for the worker pool (`join-job.ts`): the rows the database expects it to return,
- * from the planner's statistics, asked in one short statement before the join runs. Above the pool's
- * `smallWeight` the join takes the large lane, so the lane kept for small jobs stays free of it.
+ * A PostGIS join's weight for the fair gate (`join-route.ts`, decision 034): the rows the database expects it
+ * to return, from the planner's statistics, asked in one short statement when the gate must choose. At most
+ * the pool's `smallWeight` the join may take the place kept for small joins; above, it is large (on a team
+ * server, one at a time for its user).
  *
  * - against the user geometry: the source's rows × the share of them whose boxes meet the geometries' box
  *   (PostGIS' `_postgis_selectivity`, its box widened by the DWithin distance);
@@ -23,27 +25,16 @@ export const UNKNOWN_WEIGHT = Number.MAX_SAFE_INTEGER
 const METRES_PER_DEGREE = 111_000
 
 /** [minX, minY, maxX, maxY] of the features' coordinates (GeoJSON: longitude, latitude); undefined when none. */
-export function featuresBox(features: readonly Feature[]): [number, number, number, number] | undefined {
-  const box = [Infinity, Infinity, -Infinity, -Infinity] as [number, number, number, number]
-  const visit = (c: unknown): void => {
-    if (!Array.isArray(c)) return
-    if (typeof c[0] === 'number' && typeof c[1] === 'number') {
-      box[0] = Math.min(box[0], c[0])
-      box[1] = Math.min(box[1], c[1])
-      box[2] = Math.max(box[2], c[0])
-      box[3] = Math.max(box[3], c[1])
-      return
-    }
-    for (const inner of c) visit(inner)
+function featuresBox(features: readonly Feature[]): BBox | undefined {
+  let box: BBox | undefined
+  for (const f of features) {
+    const b = geometryBBox(f?.geometry ?? null)
+    if (b)
+      box = box
+        ? [Math.min(box[0], b[0]), Math.min(box[1], b[1]), Math.max(box[2], b[2]), Math.max(box[3], b[3])]
+        : b
   }
-  const geometry = (g: unknown): void => {
-    const o = g as { coordinates?: unknown; geometries?: unknown[] } | null
-    if (!o) return
-    if (Array.isArray(o.geometries)) o.geometries.forEach(geometry)
-    else visit(o.coordinates)
-  }
-  for (const f of features) geometry(f?.geometry)
-  return Number.isFinite(box[0]) ? box : undefined
+  return box
 }
 
 const relation = (d: ResolvedDataset) => `${quoteIdent(d.schema)}.${quoteIdent(d.table)}`
