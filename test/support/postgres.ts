@@ -20,6 +20,8 @@ export interface TestCluster {
   admin: pg.Client
   /** A client on `database` as the superuser (closed by `stop()`). */
   connect(database: string): Promise<pg.Client>
+  /** One statement's rows on `database`, through a connection of its own closed after it (works across `halt`). */
+  query(database: string, text: string, values?: unknown[]): Promise<Record<string, unknown>[]>
   /** `postgresql://user@127.0.0.1:port/database` plus the query given. */
   uri(database: string, query?: string, user?: string): string
   /** Stop the server at once (`-m immediate`: as a crash or a cut network), keeping its data. */
@@ -144,6 +146,16 @@ export async function startTestCluster(): Promise<TestCluster> {
     password,
     admin,
     connect,
+    async query(database, text, values = []) {
+      const client = new pg.Client({ host: '127.0.0.1', port, user, password, database })
+      client.on('error', () => undefined)
+      await client.connect()
+      try {
+        return (await client.query(text, values)).rows
+      } finally {
+        await client.end()
+      }
+    },
     uri: (database, query, who = user) =>
       `postgresql://${encodeURIComponent(who)}@127.0.0.1:${port}/${encodeURIComponent(database)}${query ? `?${query}` : ''}`,
     halt() {

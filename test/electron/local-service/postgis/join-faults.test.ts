@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLocalService, type LocalService } from '../../../../electron/local-service/index'
 import {
@@ -24,21 +23,7 @@ let service: LocalService
 let dir: string
 
 /** A fresh superuser connection each time (the cluster itself is stopped and started by these tests). */
-async function sql(text: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const client = new pg.Client({
-    host: cluster.host,
-    port: cluster.port,
-    user: cluster.user,
-    password: cluster.password,
-    database: 'gis',
-  })
-  await client.connect()
-  try {
-    return (await client.query(text, values)).rows
-  } finally {
-    await client.end()
-  }
-}
+const sql = (text: string, values?: unknown[]) => cluster.query('gis', text, values)
 
 async function join(params: Record<string, string | number | boolean>) {
   const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))

@@ -29,14 +29,7 @@ let cluster: TestCluster
 let service: LocalService
 let dir: string
 
-async function sql(text: string): Promise<Record<string, unknown>[]> {
-  const client = await cluster.connect('gis')
-  try {
-    return (await client.query(text)).rows
-  } finally {
-    await client.end()
-  }
-}
+const sql = (text: string, values?: unknown[]) => cluster.query('gis', text, values)
 
 function joinUrl(source: string, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams({
