@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http'
 import pg from 'pg'
 import { JsonChunkWriter } from '../engine/json-chunks'
 import { RowWriter, TEXT_TYPES } from './cursor-rows'
@@ -84,24 +83,4 @@ export function bufferRows(
     })
     client.query(query)
   })
-}
-
-/** Write a held answer: the head (every member but the rows), the rows, `]}`. */
-export function sendBuffered(
-  res: ServerResponse,
-  status: number,
-  head: Record<string, unknown>,
-  parts: readonly Uint8Array[],
-): void {
-  const open = Buffer.from(JSON.stringify(head).slice(0, -1) + ',"result":[')
-  const close = Buffer.from(']}')
-  const length = open.byteLength + parts.reduce((n, p) => n + p.byteLength, 0) + close.byteLength
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': length,
-    'cache-control': 'no-store',
-  })
-  res.write(open)
-  for (const part of parts) res.write(part)
-  res.end(close)
 }

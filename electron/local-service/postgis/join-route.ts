@@ -12,7 +12,7 @@ import {
   STATE_RUNNING,
   type PostgisJoinResult,
 } from './join-job'
-import { databaseJoin, joinFailure, prepare } from './join-run'
+import { databaseSave, joinFailure, prepare } from './join-run'
 import { estimateJoinRows, UNKNOWN_WEIGHT } from './join-weight'
 import type { PostgisWorkspace } from './workspace'
 import { currentPrincipal } from '../team/principal'
@@ -25,7 +25,7 @@ import { currentPrincipal } from '../team/principal'
  * join is weighed (`join-weight.ts`: the planner's statistics) only when the gate must choose — it arrives
  * to find the other places taken, or the server is a team server, where a user runs one large join at a
  * time across its instances (decision 034). It then runs in the database threads, a thread for each place. A save
- * (`saveAsNewDataset`) runs here, behind the gate, as before (`databaseJoin`): it computes its rows in the
+ * (`saveAsNewDataset`) runs here, behind the gate, as before (`databaseSave`): it computes its rows in the
  * database and answers them from the table.
  */
 
@@ -49,7 +49,7 @@ export async function databaseJoinReply(
 ): Promise<Reply | void> {
   const p = request.params
   if (p.saveAsNewDataset === true && p.newDatasetNme !== undefined)
-    return ctx.pool.database.run(() => databaseJoin(ws, request), request.signal)
+    return ctx.pool.database.run(() => databaseSave(ws, request), request.signal)
   let prepared: Awaited<ReturnType<typeof prepare>>
   try {
     prepared = await prepare(ws, request)

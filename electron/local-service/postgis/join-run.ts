@@ -1,8 +1,8 @@
 import { JoinInputError } from '../gis/engine/join-input'
 import { errorBody, HttpError } from '../http-util'
 import type { Reply } from '../router'
-import { bufferRows, sendBuffered } from './buffered-rows'
-import { responseSink, streamCursor, type AnswerSink } from './cursor-rows'
+import { bufferRows } from './buffered-rows'
+import { streamCursor, type AnswerSink } from './cursor-rows'
 import { classifyDatabaseError, DatabaseWorkspaceError, failureClassOf } from './errors'
 import { buildJoinStatement, type JoinStatement } from './join-sql'
 import type { ResolvedDataset } from './resolve'
@@ -102,29 +102,21 @@ export async function prepare(
 }
 
 /**
- * Answer one join over the database: a `Reply` for a short answer (an error, 404), or the streamed rows
- * (nothing returned). Throws an `HttpError` for a database failure before the answer began; once rows are
- * on their way a failure cuts the response.
+ * A join that saves its rows as a new dataset (`saveAsNewDataset`): 409 when the name is taken, else the
+ * table made in the database and its rows answered from it (`save.ts`). Throws an `HttpError` for a
+ * database failure before the answer began; once rows are on their way a failure cuts the response.
  */
-export async function databaseJoin(
+export async function databaseSave(
   ws: PostgisWorkspace,
   request: DatabaseJoinRequest,
 ): Promise<Reply | void> {
-  const p = request.params
-  const save = p.saveAsNewDataset === true && p.newDatasetNme !== undefined
+  const name = request.params.newDatasetNme!
   try {
-    if (save && (await nameTaken(ws.db, ws.defaultSchema, p.newDatasetNme!)))
-      return reply(409, `newDatasetNme: a dataset named "${p.newDatasetNme}" already exists`, {
-        field: 'newDatasetNme',
-      })
+    if (await nameTaken(ws.db, ws.defaultSchema, name))
+      return reply(409, `newDatasetNme: a dataset named "${name}" already exists`, { field: 'newDatasetNme' })
     const prepared = await prepare(ws, request)
     if (!('stmt' in prepared)) return prepared
-    const { stmt } = prepared
-    if (save) return await saveJoin(ws, stmt, p.newDatasetNme!, request)
-    return await joinRows(ws, stmt, request.rowCap, request.signal, {
-      whole: (status, head, parts) => sendBuffered(request.res, status, head, parts),
-      sink: responseSink(request.res),
-    })
+    return await saveJoin(ws, prepared.stmt, name, request)
   } catch (error) {
     // A table changed or gone since it was found: find it again next time.
     ws.forgetResolved()
