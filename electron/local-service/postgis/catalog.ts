@@ -44,6 +44,13 @@ export interface WorkspaceCheck {
   /** The type oids of PostGIS' geometry and geography. */
   geometryOid: number
   geographyOid: number
+  /**
+   * A digest of the workspace schemas' relations (each one's oid, row version, row estimate and pages): a
+   * relation made, dropped, renamed or rewritten, a column added or retyped, a GRANT and an ANALYZE change
+   * it; a column renamed or dropped does not (pg_attribute alone). `PostgisWorkspace.list` keeps its last
+   * listing while it stays the same (decision 035).
+   */
+  catalogVersion: string
 }
 
 const CHECK_SQL = `
@@ -57,7 +64,11 @@ SELECT current_database() AS database, current_user AS "user",
     WHERE e.extname = 'postgis' AND t.typname = 'geography') AS geography_oid,
   (SELECT json_agg(json_build_object('schema', u.s, 'exists', n.oid IS NOT NULL,
       'usable', n.oid IS NOT NULL AND has_schema_privilege(n.oid, 'USAGE')) ORDER BY u.i)
-    FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) LEFT JOIN pg_namespace n ON n.nspname = u.s) AS schemas`
+    FROM unnest($1::text[]) WITH ORDINALITY AS u(s, i) LEFT JOIN pg_namespace n ON n.nspname = u.s) AS schemas,
+  (SELECT count(*) || ' ' || md5(coalesce(string_agg(concat_ws(' ', c.oid, c.xmin, c.reltuples, c.relpages),
+      ',' ORDER BY c.oid), ''))
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE n.nspname = ANY($1::text[]) AND c.relkind IN ('r', 'v', 'm', 'p', 'f')) AS catalog_version`
 
 /**
  * Catalog query 1: the database answers, has PostGIS, and every workspace schema exists and may be used.
@@ -90,6 +101,7 @@ export async function checkWorkspace(db: Queryable, schemas: readonly string[]):
     postgisSchema: String(row.postgis_schema),
     geometryOid: Number(row.geometry_oid),
     geographyOid: Number(row.geography_oid),
+    catalogVersion: String(row.catalog_version),
   }
 }
 
@@ -97,7 +109,9 @@ export async function checkWorkspace(db: Queryable, schemas: readonly string[]):
  * Catalog query 2: every table, view and materialized view of the schemas with a geometry or geography
  * column the user may read: its columns (names, and one letter each: the type's category, `J` for json,
  * `G`/`Y` for geometry/geography), its first spatial column's type modifier, the planner's row estimate and
- * (for geometry of stored relations with statistics) `ST_EstimatedExtent`. One pass over pg_class and
+ * (for geometry of stored relations with statistics) `ST_EstimatedExtent`. Each relation has a version (its
+ * oid, row version, estimate, pages, and its columns' count and row versions); a relation whose version is
+ * in `$4` (listed before, unchanged) comes back as its name and version only. One pass over pg_class and
  * pg_attribute; reads catalogs and statistics only, never a table. Names are parameters; the PostGIS schema
  * is a quoted identifier from the catalog. PostGIS 3.3's `ST_EstimatedExtent` rebuilds a qualified name
  * from its text arguments without doubling quotes ("invalid name syntax", or another relation's
@@ -108,6 +122,7 @@ function datasetsSql(postgisSchema: string): string {
   return `
 WITH rel AS (
   SELECT n.nspname::text AS schema, c.relname::text AS name, c.relkind, c.reltuples,
+         concat_ws(':', c.oid, c.xmin, c.reltuples, c.relpages, count(*), sum(a.xmin::text::bigint)) AS version,
          array_agg(a.attname::text ORDER BY a.attnum) AS columns,
          string_agg(CASE WHEN a.atttypid = $2 THEN 'G' WHEN a.atttypid = $3 THEN 'Y'
                          WHEN t.typname IN ('json', 'jsonb') THEN 'J' ELSE t.typcategory::text END,
@@ -124,13 +139,19 @@ WITH rel AS (
    GROUP BY c.oid, n.nspname
   HAVING bool_or(a.atttypid IN ($2, $3))
 )
-SELECT r.schema, r.name, r.relkind, r.reltuples, r.columns, r.kinds, r.geom_column, r.is_geometry,
-       ${pgis}.postgis_typmod_type(r.geom_typmod) AS geom_type,
-       ${pgis}.postgis_typmod_srid(r.geom_typmod) AS srid,
-       CASE WHEN r.is_geometry AND r.relkind IN ('r', 'm', 'p') AND r.reltuples > 0
+SELECT r.schema, r.name, r.version, k.v IS NOT NULL AS known,
+       CASE WHEN k.v IS NULL THEN r.relkind END AS relkind,
+       CASE WHEN k.v IS NULL THEN r.reltuples END AS reltuples,
+       CASE WHEN k.v IS NULL THEN r.columns END AS columns,
+       CASE WHEN k.v IS NULL THEN r.kinds END AS kinds,
+       CASE WHEN k.v IS NULL THEN r.geom_column END AS geom_column,
+       CASE WHEN k.v IS NULL THEN r.is_geometry END AS is_geometry,
+       CASE WHEN k.v IS NULL THEN ${pgis}.postgis_typmod_type(r.geom_typmod) END AS geom_type,
+       CASE WHEN k.v IS NULL THEN ${pgis}.postgis_typmod_srid(r.geom_typmod) END AS srid,
+       CASE WHEN k.v IS NULL AND r.is_geometry AND r.relkind IN ('r', 'm', 'p') AND r.reltuples > 0
              AND strpos(r.schema || r.name || r.geom_column, '"') = 0
             THEN ${pgis}.ST_EstimatedExtent(r.schema, r.name, r.geom_column)::text END AS box
-  FROM rel r
+  FROM rel r LEFT JOIN (SELECT DISTINCT v FROM unnest($4::text[]) AS u(v)) k ON k.v = r.version
  ORDER BY array_position($1::text[], r.schema), r.name`
 }
 
@@ -206,45 +227,75 @@ export function extentOf(box: string | null, srid: number): BBox | null {
   }
 }
 
+/** A listed dataset with its relation's version in the catalogs (`listDatasetsSince`). */
+export interface VersionedDataset {
+  version: string
+  dataset: DatabaseDataset
+}
+
 /**
  * The workspace's datasets, from the catalogs in two statements (the check and the listing). A dataset
  * outside the first schema is named `schema.table`; should that name be taken by a first-schema table
  * whose own name holds the dot, the other one is named with quoted identifiers (`"schema"."table"`).
  */
-export async function listDatasets(db: Queryable, schemas: readonly string[]): Promise<DatabaseDataset[]> {
-  const check = await checkWorkspace(db, schemas)
+export async function listDatasets(
+  db: Queryable,
+  schemas: readonly string[],
+  /** The check just made (`checkWorkspace`), else it is made here first. */
+  checked?: WorkspaceCheck,
+): Promise<DatabaseDataset[]> {
+  const check = checked ?? (await checkWorkspace(db, schemas))
+  return (await listDatasetsSince(db, schemas, check, new Map())).map((v) => v.dataset)
+}
+
+/**
+ * The listing, reading afresh only what changed since `known` (datasets by their version, from the last
+ * listing): a relation whose version is known is given as it was listed (under the name it has now).
+ */
+export async function listDatasetsSince(
+  db: Queryable,
+  schemas: readonly string[],
+  check: WorkspaceCheck,
+  known: ReadonlyMap<string, DatabaseDataset>,
+): Promise<VersionedDataset[]> {
   const { rows } = await db.query(datasetsSql(check.postgisSchema), [
     schemas,
     check.geometryOid,
     check.geographyOid,
+    [...known.keys()],
   ])
   const first = schemas[0]
   const taken = new Set(rows.filter((r) => r.schema === first).map((r) => String(r.name)))
   return rows.map((r) => {
     const schema = String(r.schema)
     const table = String(r.name)
+    const version = String(r.version)
     let name = table
     if (schema !== first) {
       name = `${schema}.${table}`
       if (taken.has(name)) name = `${quoteIdent(schema)}.${quoteIdent(table)}`
     }
+    const before = r.known === true ? known.get(version) : undefined
+    if (before) return { version, dataset: before.name === name ? before : { ...before, name } }
     const reltuples = Number(r.reltuples)
     const srid = Number(r.srid)
-    return {
+    const kind = KIND_BY_RELKIND[String(r.relkind)] ?? 'table'
+    const dataset: DatabaseDataset = {
       name,
       schema,
       table,
-      kind: KIND_BY_RELKIND[String(r.relkind)] ?? 'table',
+      kind,
       geometryType: geometryTypeName(String(r.geom_type)),
       geometryColumn: String(r.geom_column),
       geometryKind: r.is_geometry ? 'geometry' : 'geography',
       srid,
-      source: `PostGIS ${KIND_BY_RELKIND[String(r.relkind)] ?? 'table'} ${quoteIdent(schema)}.${quoteIdent(table)}`,
+      source: `PostGIS ${kind} ${quoteIdent(schema)}.${quoteIdent(table)}`,
       fields: fieldsOf(r.columns as string[], String(r.kinds), String(r.geom_column)),
       featureCount: r.relkind === 'v' || reltuples < 0 ? null : Math.round(reltuples),
       featureCountEstimated: true,
       extent: extentOf((r.box as string | null) ?? null, srid),
       created: null,
     }
+    return { version, dataset }
   })
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import {
   checkWorkspace,
-  listDatasets,
+  listDatasetsSince,
   type DatabaseDataset,
   type Queryable,
   type WorkspaceCheck,
@@ -20,6 +20,13 @@ export const STATEMENT_TIMEOUT_MS = 300_000
 
 /** How long a dataset found in the catalogs is taken as it was found (its columns, SRID). */
 export const RESOLVED_TTL_MS = 5_000
+
+/**
+ * How long a listing is given again while the catalogs' digest stays the same (decision 035): what the
+ * digest cannot see (a column renamed or dropped, a role's membership changed, statistics alone moving an
+ * extent) shows within this, as a resolved dataset's columns do (`RESOLVED_TTL_MS`).
+ */
+export const LIST_REUSE_MS = 5_000
 
 /** The schema of the product's own bookkeeping, when a later step needs any; never a workspace schema. */
 export const BOOKKEEPING_SCHEMA = 'geo_analyst'
@@ -48,7 +55,12 @@ export class PostgisWorkspace {
    */
   static fromUri(
     text: string,
-    options: { env?: NodeJS.ProcessEnv; wrap?: (db: Queryable) => Queryable } = {},
+    options: {
+      env?: NodeJS.ProcessEnv
+      wrap?: (db: Queryable) => Queryable
+      /** How long a listing may be given again while the digest is unchanged (default `LIST_REUSE_MS`). */
+      listReuseMs?: number
+    } = {},
   ): PostgisWorkspace {
     const uri = parseWorkspaceUri(text)
     if (uri.schemas.includes(BOOKKEEPING_SCHEMA))
@@ -62,6 +74,7 @@ export class PostgisWorkspace {
       target.options = `${target.options ?? ''} -c statement_timeout=${STATEMENT_TIMEOUT_MS}`.trim()
     const ws = new PostgisWorkspace(uri, new DatabasePool(target), options.wrap)
     ws.source = { text, env: options.env ?? process.env }
+    if (options.listReuseMs !== undefined) ws.listReuseMs = options.listReuseMs
     return ws
   }
 
@@ -151,20 +164,66 @@ export class PostgisWorkspace {
     return this.pool.cancelBackend(pid)
   }
 
+  private listReuseMs = LIST_REUSE_MS
+  private listed:
+    | {
+        version: string
+        at: number
+        datasets: DatabaseDataset[]
+        /** The datasets as the catalogs gave them (no owner), by their relation's version. */
+        byVersion: Map<string, DatabaseDataset>
+      }
+    | undefined
+  private relisting: { version: string; done: Promise<DatabaseDataset[]> } | undefined
+
   /**
-   * The datasets, from the catalogs (two statements), each with the team server's user who saved it when
-   * one is recorded (one more statement).
+   * The datasets (decision 035). One statement checks the workspace and reads a digest of its relations
+   * (`WorkspaceCheck.catalogVersion`); while the digest is the one of the last listing (and that is younger
+   * than `LIST_REUSE_MS`) the last listing is the answer. Otherwise the catalogs are listed again (one more
+   * statement, reading afresh only the relations changed since) with the team server's recorded owners (one
+   * more), once for any number of lists asking at the same time. A dataset saved through another instance,
+   * or made by another program, changes the digest: it is listed at once.
    */
   async list(): Promise<DatabaseDataset[]> {
-    const [datasets, owners] = await Promise.all([
-      listDatasets(this.db, this.uri.schemas),
+    const check = await checkWorkspace(this.db, this.uri.schemas)
+    const version = [check.postgisSchema, check.geometryOid, check.geographyOid, check.catalogVersion].join(
+      ' ',
+    )
+    const kept = this.listed
+    if (kept?.version === version && Date.now() - kept.at < this.listReuseMs) return [...kept.datasets]
+    let relisting = this.relisting
+    if (relisting?.version !== version) {
+      const at = Date.now()
+      const done = this.listAfresh(check, kept?.byVersion ?? new Map()).then(({ datasets, byVersion }) => {
+        if (!this.listed || this.listed.at <= at) this.listed = { version, at, datasets, byVersion }
+        return datasets
+      })
+      const started = { version, done }
+      this.relisting = relisting = started
+      void done
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.relisting === started) this.relisting = undefined
+        })
+    }
+    return [...(await relisting.done)]
+  }
+
+  /** The listing from the catalogs, each dataset with the team server's user who saved it when recorded. */
+  private async listAfresh(
+    check: WorkspaceCheck,
+    known: ReadonlyMap<string, DatabaseDataset>,
+  ): Promise<{ datasets: DatabaseDataset[]; byVersion: Map<string, DatabaseDataset> }> {
+    const [listed, owners] = await Promise.all([
+      listDatasetsSince(this.db, this.uri.schemas, check, known),
       datasetOwners(this.db),
     ])
-    if (owners.size === 0) return datasets
-    return datasets.map((d) => {
+    const byVersion = new Map(listed.map((v) => [v.version, v.dataset]))
+    const datasets = listed.map(({ dataset: d }) => {
       const owner = owners.get(`${d.schema}\0${d.table}`)
       return owner ? { ...d, owner } : d
     })
+    return { datasets, byVersion }
   }
 
   close(): Promise<void> {

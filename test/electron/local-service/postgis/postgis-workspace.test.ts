@@ -78,10 +78,14 @@ describe.skipIf(missing)(`PostGIS workspace${missing ? ` (skipped: ${missing})` 
   })
 
   const env = () => ({ PGPASSWORD: cluster.password })
-  const open = (query: string, options: { user?: string; wrap?: (db: Queryable) => Queryable } = {}) =>
+  const open = (
+    query: string,
+    options: { user?: string; wrap?: (db: Queryable) => Queryable; listReuseMs?: number } = {},
+  ) =>
     PostgisWorkspace.fromUri(cluster.uri('gis', query, options.user), {
       env: options.user === 'reader' ? { PGPASSWORD: 'reader-pw' } : env(),
       ...(options.wrap ? { wrap: options.wrap } : {}),
+      ...(options.listReuseMs !== undefined ? { listReuseMs: options.listReuseMs } : {}),
     })
   const listOf = async (query: string) => {
     const ws = open(query)
@@ -152,6 +156,108 @@ describe.skipIf(missing)(`PostGIS workspace${missing ? ` (skipped: ${missing})` 
     expect((await db.query(`SELECT to_regclass('public.victim') IS NOT NULL AS kept`)).rows[0].kept).toBe(
       true,
     )
+  })
+
+  it('lists again in one statement while the catalogs are unchanged, and shows a change to them at once', async () => {
+    await db.query(`
+      CREATE SCHEMA changing;
+      CREATE TABLE changing.sites (id int, label text, geom geometry(Point, 4326));
+      INSERT INTO changing.sites VALUES (1, 'a', 'SRID=4326;POINT(1 1)');
+      CREATE TABLE changing.parks (name text, geom geometry(Polygon, 4326));
+      GRANT USAGE ON SCHEMA changing TO reader;
+      GRANT SELECT ON changing.sites TO reader;
+      ANALYZE changing.sites;
+    `)
+    let statements = 0
+    const counting = (user?: string, listReuseMs?: number) =>
+      open('schema=changing', {
+        ...(user ? { user } : {}),
+        ...(listReuseMs !== undefined ? { listReuseMs } : {}),
+        wrap: (inner) => ({ query: (text, values) => (statements++, inner.query(text, values)) }),
+      })
+    const ws = counting()
+    const reader = counting('reader')
+    const listed = async (w: PostgisWorkspace) => {
+      statements = 0
+      const list = await w.list()
+      return { statements, list, byName: new Map(list.map((d) => [d.name, d])) }
+    }
+    try {
+      expect((await listed(ws)).byName.get('sites')!.fields.map((f) => f.name)).toEqual(['id', 'label'])
+      const again = await listed(ws)
+      expect(again.statements).toBe(1)
+      expect([...again.byName.keys()].sort()).toEqual(['parks', 'sites'])
+
+      // Each change made by another session (another instance, psql) is in the very next list, which is
+      // the listing a workspace opened afresh gives (the relations not changed are not read again).
+      const changes: [string, (l: Awaited<ReturnType<typeof listed>>) => void][] = [
+        [
+          'CREATE TABLE changing.roads (geom geometry(LineString, 4326))',
+          (l) => expect(l.byName.get('roads')).toMatchObject({ geometryType: 'LINESTRING' }),
+        ],
+        [
+          'ALTER TABLE changing.sites ALTER COLUMN id TYPE text',
+          (l) => expect(l.byName.get('sites')!.fields[0]).toEqual({ name: 'id', type: 'string' }),
+        ],
+        [
+          'ALTER TABLE changing.sites ADD COLUMN visits int',
+          (l) => expect(l.byName.get('sites')!.fields.map((f) => f.name)).toEqual(['id', 'label', 'visits']),
+        ],
+        [
+          `INSERT INTO changing.sites SELECT i::text, 'b', 'SRID=4326;POINT(2 2)' FROM generate_series(1, 99) i;
+           ANALYZE changing.sites`,
+          (l) => expect(l.byName.get('sites')!.featureCount).toBe(100),
+        ],
+        [
+          'ALTER TABLE changing.parks RENAME TO gardens',
+          (l) => expect([...l.byName.keys()].sort()).toEqual(['gardens', 'roads', 'sites']),
+        ],
+        ['DROP TABLE changing.roads', (l) => expect(l.byName.has('roads')).toBe(false)],
+      ]
+      for (const [sql, expectation] of changes) {
+        await db.query(sql)
+        const after = await listed(ws)
+        expect(after.statements, sql).toBeGreaterThan(1)
+        expectation(after)
+        const fresh = open('schema=changing')
+        expect(after.list, sql).toEqual(await fresh.list().finally(() => fresh.close()))
+      }
+      expect((await listed(reader)).byName.has('sites')).toBe(true)
+      await db.query('REVOKE SELECT ON changing.sites FROM reader')
+      expect((await listed(reader)).byName.has('sites')).toBe(false)
+
+      // A column renamed or dropped changes pg_attribute alone: listed again once the listing is older than
+      // the reuse time (here 100 ms).
+      const briefly = counting(undefined, 100)
+      try {
+        await briefly.list()
+        await db.query('ALTER TABLE changing.sites RENAME COLUMN label TO title')
+        await db.query('ALTER TABLE changing.sites DROP COLUMN visits')
+        await new Promise((r) => setTimeout(r, 150))
+        const after = await listed(briefly)
+        expect(after.byName.get('sites')!.fields.map((f) => f.name)).toEqual(['id', 'title'])
+      } finally {
+        await briefly.close()
+      }
+    } finally {
+      await Promise.all([ws.close(), reader.close()])
+    }
+  })
+
+  it('lists once for many lists asking at the same time', async () => {
+    let listings = 0
+    const ws = open('schema=work', {
+      wrap: (inner) => ({
+        query: (text, values) => (/WITH rel AS/.test(text) && listings++, inner.query(text, values)),
+      }),
+    })
+    try {
+      const lists = await Promise.all(Array.from({ length: 8 }, () => ws.list()))
+      expect(listings).toBe(1)
+      for (const list of lists) expect(list).toEqual(lists[0])
+    } finally {
+      await ws.close()
+    }
   })
 
   it('answers GET /mgis/v2/getLayersList from the database in the shape of a file workspace', async () => {
