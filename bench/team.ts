@@ -73,6 +73,8 @@ async function startInstance(args: string[], env: NodeJS.ProcessEnv): Promise<In
       '--import',
       'tsx',
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+      // Node's own flags for the instances, e.g. `--trace-gc` (their output goes to this one's).
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
     ],
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

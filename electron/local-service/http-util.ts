@@ -53,7 +53,8 @@ export class JsonResponseWriter {
     return this.started || this.res.headersSent
   }
 
-  write(status: number, bytes: Uint8Array, last: boolean): void {
+  /** `written` is called once the bytes went out (not when the client left first). */
+  write(status: number, bytes: Uint8Array, last: boolean, written?: () => void): void {
     const res = this.res
     if (res.destroyed) return
     if (!this.started) {
@@ -64,8 +65,9 @@ export class JsonResponseWriter {
         'cache-control': 'no-store',
       })
     }
-    if (last) res.end(bytes)
-    else res.write(bytes)
+    const done = written && ((error?: Error | null) => error || written())
+    if (last) res.end(bytes, done)
+    else res.write(bytes, done)
   }
 }
 

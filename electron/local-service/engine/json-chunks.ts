@@ -128,12 +128,43 @@ function writeFixed7(buf: Uint8Array, at: number, negative: boolean, k: number):
   return writeDigits(buf, at, fraction, places)
 }
 
+/** A full chunk's size (`JsonChunkWriter`'s default): the one size whose buffers are used again. */
+export const CHUNK_BYTES = 1 << 18
+
+/** Full chunks' buffers handed back once their bytes were written, for the next chunks of this thread. */
+const spareChunks: ArrayBuffer[] = []
+const SPARE_CHUNKS = 16
+
+let freshChunks = 0
+
+/** How many full chunks' buffers this thread allocated (not reused) so far: for tests and diagnostics. */
+export function freshChunkBuffers(): number {
+  return freshChunks
+}
+
+/**
+ * Keep a full chunk's buffer, handed back after its bytes went out (a pool worker's, by the serving thread
+ * that wrote them: `pool/serve-jobs.ts`), for a later chunk of this thread. A buffer moved between threads
+ * and dropped counts as external memory where it was dropped: streaming a large answer's parts through the
+ * serving thread made V8 run a full mark-compact of its heap every 2–3 s (decision 035). Other sizes, and
+ * past 16 kept, are left to the collector. The writer overwrites what it reuses and fills the rest of what
+ * it hands over with zeros, so no byte of an earlier answer goes out with a later one.
+ */
+export function reuseChunkBuffer(buffer: ArrayBuffer): void {
+  if (buffer.byteLength === CHUNK_BYTES && spareChunks.length < SPARE_CHUNKS) spareChunks.push(buffer)
+}
+
 /**
  * A chunk's buffer, its own (never a slice of a pool: it is transferred), not filled with zeros first: on
  * the machines measured, zeroing a fresh 256 KiB buffer for each chunk of a 72 MB answer cost 60 to 340 ms,
  * not zeroing it 5 to 14 ms (the writer fills what it hands over).
  */
 function chunkBuffer(size: number): Uint8Array {
+  if (size === CHUNK_BYTES) {
+    const spare = spareChunks.pop()
+    if (spare) return new Uint8Array(spare)
+    freshChunks++
+  }
   const b = Buffer.allocUnsafeSlow(size)
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 }
@@ -155,7 +186,7 @@ export class JsonChunkWriter {
 
   constructor(
     private readonly emit: (bytes: Uint8Array) => void,
-    private readonly chunkSize = 1 << 18,
+    private readonly chunkSize = CHUNK_BYTES,
   ) {
     this.buf = chunkBuffer(Math.min(chunkSize, 1 << 14))
   }
@@ -183,8 +214,11 @@ export class JsonChunkWriter {
     // A mostly empty buffer is copied to one of its size rather than handed over whole; one handed over
     // has zeros past what was written, as a fresh buffer would.
     const used = this.buf.subarray(0, this.pos)
-    if (this.pos < this.buf.length >> 2) this.emit(used.slice())
-    else {
+    if (this.pos < this.buf.length >> 2) {
+      this.emit(used.slice())
+      // Not handed over: a full chunk's buffer serves the next chunk.
+      if (this.buf.byteOffset === 0) reuseChunkBuffer(this.buf.buffer as ArrayBuffer)
+    } else {
       this.buf.fill(0, this.pos)
       this.emit(used)
     }

@@ -87,7 +87,7 @@ async function join(ctx: ServiceContext, request: Parameters<Route['handle']>[0]
       {
         signal: request.signal,
         weight: await joinWeight(ctx.workspace, params, body),
-        onPart: (part) => writer.write(part.status, part.bytes, part.last),
+        onPart: (part) => writer.write(part.status, part.bytes, part.last, part.written),
       },
     )
   } catch (error) {

@@ -40,12 +40,8 @@ export interface WorkerMemory {
   caches?: Record<string, number>
 }
 
-/** Messages from the serving thread to a worker. */
-export interface JobMessage {
-  id: number
-  kind: string
-  job: unknown
-}
+/** Messages from the serving thread to a worker: a job, or a part's buffer handed back once written. */
+export type JobMessage = { id: number; kind: string; job: unknown } | { reuse: ArrayBuffer }
 
 /** Messages from a worker to the serving thread. */
 export type WorkerMessage =

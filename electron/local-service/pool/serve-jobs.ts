@@ -1,12 +1,14 @@
 import { getHeapStatistics } from 'node:v8'
 import { parentPort } from 'node:worker_threads'
+import { reuseChunkBuffer } from '../engine/json-chunks'
 import type { JobIo, JobMessage, WorkerMemory, WorkerMessage } from './job'
 
 type AnyHandler = (job: never, io: JobIo) => Promise<unknown>
 
 /**
  * The loop of a pool worker thread: run one job at a time, of the kinds given, and answer with its result or
- * error and the worker's memory after it. Parts of streamed answers cross with their buffers transferred.
+ * error and the worker's memory after it. Parts of streamed answers cross with their buffers transferred;
+ * the serving thread hands a full chunk's buffer back once it wrote it (`WorkerPool`, `reuseChunkBuffer`).
  */
 export function serveJobs(
   kinds: Readonly<Record<string, AnyHandler>>,
@@ -21,6 +23,10 @@ export function serveJobs(
   const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
     parentPort?.postMessage(message, transfer)
   parentPort?.on('message', (message: JobMessage) => {
+    if ('reuse' in message) {
+      reuseChunkBuffer(message.reuse)
+      return
+    }
     const { id, kind } = message
     // The last part of a streamed answer travels with the job's end, in one message: the serving thread is
     // woken once, not twice, at the end of every job (a small join's answer is a single last part).

@@ -6,6 +6,7 @@ import { currentPrincipal } from '../team/principal'
 import { JobCancelled, JobFailed, PoolFull, UserLimit, retryAfterSeconds } from './errors'
 import { FairGate } from './fair-gate'
 import { FairQueue } from './fair-queue'
+import { CHUNK_BYTES } from '../engine/json-chunks'
 import type { JobMessage, JobProgress, WorkerMemory, WorkerMessage } from './job'
 
 export { JobCancelled, JobFailed, PoolFull, UserLimit } from './errors'
@@ -58,7 +59,12 @@ export interface RunOptions {
   signal?: AbortSignal
   /** The job's expected cost in the area's units; at most `smallWeight` is small (default: small). */
   weight?: number
-  onPart?: (part: { status: number; bytes: Uint8Array; last: boolean }) => void
+  /**
+   * A part of a streamed answer. `written()`, called once its bytes went out (the socket's write callback),
+   * hands a full chunk's buffer back to its worker for its next chunks (`reuseChunkBuffer`); `bytes` is
+   * then no longer readable here.
+   */
+  onPart?: (part: { status: number; bytes: Uint8Array; last: boolean; written(): void }) => void
   onProgress?: (progress: JobProgress) => void
   /** Called when the job leaves the queue for a worker (what it throws is ignored). */
   onStart?: () => void
@@ -75,6 +81,24 @@ interface Pending {
   resolve: (value: unknown) => void
   reject: (error: Error) => void
   started?: number
+}
+
+/**
+ * Hands a full chunk's buffer back to the worker that made it, once its bytes were written (decision 035: a
+ * buffer moved here and dropped counted as this thread's external memory, and made V8 collect its whole
+ * heap every few seconds while large answers streamed). Other sizes stay here for the collector.
+ */
+function handBack(worker: Worker, bytes: Uint8Array): () => void {
+  return () => {
+    const buffer = bytes.buffer
+    if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || buffer.byteLength !== CHUNK_BYTES)
+      return
+    try {
+      worker.postMessage({ reuse: buffer } satisfies JobMessage, [buffer])
+    } catch {
+      // The worker has stopped: the buffer stays here.
+    }
+  }
 }
 
 interface Slot {
@@ -303,7 +327,12 @@ export class WorkerPool {
     switch (message.type) {
       case 'part':
         try {
-          pending.options.onPart?.({ status: message.status, bytes: message.bytes, last: message.last })
+          pending.options.onPart?.({
+            status: message.status,
+            bytes: message.bytes,
+            last: message.last,
+            written: handBack(slot.worker, message.bytes),
+          })
         } catch (error) {
           this.finish(slot, () => pending.reject(error as Error), true)
         }
@@ -315,7 +344,11 @@ export class WorkerPool {
         this.stats.lastMemory = message.memory
         if (message.part) {
           try {
-            pending.options.onPart?.({ ...message.part, last: true })
+            pending.options.onPart?.({
+              ...message.part,
+              last: true,
+              written: handBack(slot.worker, message.part.bytes),
+            })
           } catch (error) {
             this.finish(slot, () => pending.reject(error as Error), this.overBudget(message.memory))
             return

@@ -128,7 +128,7 @@ async function inWorker(
         weight: request.weight,
         onStart: () => (started = true),
         onPart: (part) => {
-          writer.write(part.status, part.bytes, part.last)
+          writer.write(part.status, part.bytes, part.last, part.written)
           if (part.last) return
           // The next batch is fetched once the response took this one (as `streamCursor` waits on `drain`).
           if (res.writableNeedDrain && !res.destroyed) res.once('drain', took)

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { CHUNK_BYTES } from '../../../../electron/local-service/engine/json-chunks'
 import {
   JobCancelled,
   JobFailed,
@@ -56,6 +57,35 @@ describe('WorkerPool', () => {
     const seen: number[] = []
     await run('test.progress', { steps: 3 }, { onProgress: (p) => seen.push(p.done ?? -1) })
     expect(seen).toEqual([1, 2, 3])
+  })
+
+  it('a part written is handed back: the worker streams a long answer in the same few buffers', async () => {
+    const { run } = pool()
+    let bytes = 0
+    let fullParts = 0
+    const reused = await run(
+      'test.chunks',
+      { n: 12 },
+      {
+        onPart: (p) => {
+          bytes += p.bytes.byteLength
+          const full = p.bytes.buffer.byteLength === CHUNK_BYTES
+          if (full) fullParts++
+          p.written()
+          // A full chunk handed back is no longer readable here (the worker writes its next chunk into it).
+          if (full) expect(p.bytes.byteLength).toBe(0)
+        },
+      },
+    )
+    expect(bytes).toBeGreaterThan(12 * 250_000)
+    expect(fullParts).toBeGreaterThanOrEqual(11)
+    expect(reused).toBeLessThanOrEqual(2)
+    // Parts not handed back (a caller that never says they were written) cost a buffer each.
+    const kept: Uint8Array[] = []
+    expect(await run('test.chunks', { n: 12 }, { onPart: (p) => kept.push(p.bytes) })).toBeGreaterThanOrEqual(
+      10,
+    )
+    expect(kept[0]!.byteLength).toBeGreaterThan(250_000)
   })
 
   it('rejects with the engine’s error name and message, and an unknown kind by name', async () => {
