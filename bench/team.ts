@@ -7,7 +7,8 @@
  * 50 simulated analysts, each with a think time of 0.5–2.5 s, list datasets (40 %), autosuggest (25 %), run
  * a small join (20 %), export a dataset (whole, with geometry: 10 %) and save a join as a new dataset (5 %).
  * A probe user lists the datasets every 250 ms. The first half runs without, the second half with a heavy
- * user running 50 large joins (200,000 rows each) at once, without pause.
+ * user running 50 large joins (200,000 rows each) at once, without pause, from a process of its own (another
+ * analyst's machine: `team-heavy.ts`).
  *
  * Prints: per operation, counts by outcome and p50/p95; the errors other than 429/503 with Retry-After (aim:
  * none); the dataset list's p95 while the heavy joins run (aim ≤ 50 ms); the probe's p95 list time without
@@ -219,10 +220,31 @@ async function main(): Promise<void> {
         await sleep(500 + random() * 2000)
       }
     }
+    // The heavy user is another analyst's machine: a process of its own (`team-heavy.ts`).
     async function heavy(): Promise<void> {
       const j = join({ datasetSource: 'points', selectionParamSource: 'id,geom' }, box(67, 7, 31))
-      while (!stopping && phase === 'heavy')
-        await call('heavy join', 'heavy', j.url, { method: 'POST', body: j.body })
+      const child = fork(path.join(import.meta.dirname, 'team-heavy.ts'), [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      })
+      const base = instances[0]!.urls.mgis_url!
+      child.send({
+        start: {
+          urls: instances.map((s) => s.urls),
+          token: tokens.get('heavy')!,
+          caPem: pki.caPem,
+          joins: HEAVY_JOINS,
+          url: j.url(instances[0]!.urls).slice(base.length),
+          body: j.body,
+        },
+      })
+      const done = new Promise<{ status: number; ms: number; retryAfter: boolean }[]>((resolve, reject) => {
+        child.once('message', (m) => resolve((m as { samples: [] }).samples))
+        child.once('exit', (code) => reject(new Error(`the heavy user's process stopped (code ${code})`)))
+      })
+      while (!stopping) await sleep(100)
+      child.send({ stop: true })
+      for (const s of await done) samples.push({ op: 'heavy join', user: 'heavy', phase: 'heavy', ...s })
     }
     async function probe(): Promise<void> {
       while (!stopping) {
@@ -247,7 +269,7 @@ async function main(): Promise<void> {
     ]
     await sleep(PHASE_MS)
     phase = 'heavy'
-    const heavies = Array.from({ length: HEAVY_JOINS }, () => heavy())
+    const heavies = [heavy()]
     await sleep(PHASE_MS)
     stopping = true
     await Promise.all([...workers, ...heavies])
