@@ -21,6 +21,18 @@ export function bufferBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 0 && n <= 256 * 1024 * 1024 ? n : BUFFER_BYTES
 }
 
+/** A typical encoded value by kind (a point's WKT is ~40 bytes with full-precision coordinates). */
+const TYPICAL_VALUE_BYTES: Record<OutputKind, number> = { number: 6, text: 10, json: 10, wkt: 40 }
+
+/**
+ * The bytes a join's answer would take, from its expected rows and its columns' kinds: each row's keys
+ * (`,"propN":`, 9 bytes), a typical value of each kind and its braces. What `joinRows` compares with the
+ * buffer to send a join the statistics expect large straight to the second way.
+ */
+export function expectedAnswerBytes(rows: number, kinds: readonly OutputKind[]): number {
+  return rows * kinds.reduce((n, kind) => n + 9 + TYPICAL_VALUE_BYTES[kind], 2)
+}
+
 export type Buffered =
   | { kind: 'done'; count: number; truncated: boolean; parts: Uint8Array[] }
   /** More than `BUFFER_BYTES` of rows: the statement was abandoned (its connection must be closed). */

@@ -38,6 +38,8 @@ export interface PostgisJoinJob {
   rowCap: number
   bufferBytes: number
   fetchRows: number
+  /** The rows the statistics expect, when the join was weighed (`joinRows` sends a large one straight to the cursor). */
+  expectedRows?: number
   /** Two Int32 slots shared with the serving thread (`FLOW_TAKEN`, `FLOW_STATE`). */
   flow: SharedArrayBuffer
   /**
@@ -203,7 +205,11 @@ export async function postgisJoin(job: PostgisJoinJob, io: JobIo): Promise<Postg
         whole: (status, head, parts) => io.part(status, wholeAnswer(head, parts), true),
         sink,
       },
-      { bufferBytes: job.bufferBytes, fetchRows: job.fetchRows },
+      {
+        bufferBytes: job.bufferBytes,
+        fetchRows: job.fetchRows,
+        ...(job.expectedRows !== undefined ? { expectedRows: job.expectedRows } : {}),
+      },
     )
   try {
     const short = job.userLock ? await holdingLock(ws, job.userLock, cancel.signal, rows) : await rows()

@@ -120,6 +120,7 @@ async function inWorker(
         rowCap: request.rowCap,
         bufferBytes: bufferBytes(),
         fetchRows: fetchRows(),
+        ...(request.weight !== UNKNOWN_WEIGHT ? { expectedRows: request.weight } : {}),
         flow: flow.buffer as SharedArrayBuffer,
         ...(request.userLock ? { userLock: request.userLock } : {}),
       },

@@ -10,6 +10,7 @@ import {
   joinRowsBound,
   UNKNOWN_WEIGHT,
 } from '../../../../electron/local-service/postgis/join-weight'
+import { joinRows, prepare } from '../../../../electron/local-service/postgis/join-run'
 import { PostgisWorkspace } from '../../../../electron/local-service/postgis/workspace'
 import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
 
@@ -223,6 +224,66 @@ describe.skipIf(missing)(
           few!.rows! * zones!.rows!,
         )
         expect(await estimateJoinRows(offline, params, places!, zones, undefined, small)).toBe(UNKNOWN_WEIGHT)
+      } finally {
+        await ws.close()
+      }
+    })
+
+    it('a join the statistics expect past the buffer goes straight to the cursor, with the same rows', async () => {
+      const ws = PostgisWorkspace.fromUri(cluster.uri('gis', 'schema=work'), {
+        env: { PGPASSWORD: cluster.password },
+      })
+      const params = {
+        queryType: 'spatialOperation',
+        datasetSource: 'places',
+        datasetRef: 'zones',
+        operator: 'Within',
+        sourceProperty: 'geom',
+        selectionParamSource: 'id,geom',
+      } as JoinParams
+      const answer = async (p: JoinParams, expectedRows?: number) => {
+        const signal = new AbortController().signal
+        const prepared = await prepare(ws, { params: p, rowCap: 1_000_000, signal, res: undefined as never })
+        if (!('stmt' in prepared)) throw new Error('not prepared')
+        let way = ''
+        const parts: Uint8Array[] = []
+        const reply = await joinRows(
+          ws,
+          prepared.stmt,
+          1_000_000,
+          signal,
+          {
+            whole: (_status, head, rows) => {
+              way = 'held'
+              parts.push(Buffer.from(JSON.stringify(head).slice(0, -1) + ',"result":['), ...rows)
+              parts.push(Buffer.from(']}'))
+            },
+            sink: {
+              start: () => (way = 'cursor'),
+              write: (bytes) => parts.push(bytes.slice()),
+              drained: async () => true,
+              end: (bytes) => (parts.push(bytes.slice()), true),
+            },
+          },
+          { bufferBytes: 16 * 1024 * 1024, ...(expectedRows !== undefined ? { expectedRows } : {}) },
+        )
+        return {
+          way,
+          reply,
+          body: JSON.parse(Buffer.concat(parts).toString() || '{}') as { result?: unknown[] },
+        }
+      }
+      try {
+        // The whole answer (~3.5 MB) fits the buffer (16 MiB): held, unless the statistics said far more rows.
+        const held = await answer(params)
+        const straight = await answer(params, 10_000_000)
+        expect(held.way).toBe('held')
+        expect(straight.way).toBe('cursor')
+        expect(straight.body.result).toHaveLength(ROWS)
+        expect(straight.body).toEqual(held.body)
+        // Expected large, found none: still the service's 404.
+        const none = await answer({ ...params, datasetSource: 'few', operator: 'Disjoint' }, 10_000_000)
+        expect(none.reply).toMatchObject({ status: 404 })
       } finally {
         await ws.close()
       }
