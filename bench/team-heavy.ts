@@ -5,7 +5,8 @@
  * joins at once without pause, each request to the next instance in turn, until `{ stop: true }`; then
  * sends its samples (`{ samples }`) and exits. A client answered 429/503 waits its Retry-After.
  */
-import { Agent, fetch } from 'undici'
+import { Agent } from 'undici'
+import { timedCall } from './team-client'
 
 interface Start {
   urls: Record<string, string>[]
@@ -17,9 +18,8 @@ interface Start {
   body: string
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 let stopping = false
-const samples: { status: number; ms: number; retryAfter: boolean }[] = []
+const samples: Awaited<ReturnType<typeof timedCall>>[] = []
 
 async function run(start: Start): Promise<void> {
   const agent = new Agent({ connect: { ca: start.caPem }, connections: 64 })
@@ -27,25 +27,12 @@ async function run(start: Start): Promise<void> {
   const one = async () => {
     while (!stopping) {
       const urls = start.urls[turn++ % start.urls.length]!
-      const t0 = performance.now()
-      let status = -1
-      let retryAfter = false
-      try {
-        const response = await fetch(`${urls.mgis_url}${start.url}`, {
+      samples.push(
+        await timedCall(agent, `${urls.mgis_url}${start.url}`, start.token, {
           method: 'POST',
-          headers: { authorization: `Bearer ${start.token}`, 'content-type': 'application/json' },
           body: start.body,
-          dispatcher: agent,
-        })
-        await response.arrayBuffer()
-        status = response.status
-        retryAfter = response.headers.has('retry-after')
-        if ((status === 429 || status === 503) && retryAfter)
-          await sleep(Math.min(5, Number(response.headers.get('retry-after')) || 1) * 1000)
-      } catch {
-        status = -1
-      }
-      samples.push({ status, ms: performance.now() - t0, retryAfter })
+        }),
+      )
     }
   }
   await Promise.all(Array.from({ length: start.joins }, one))

@@ -19,10 +19,11 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Agent, fetch } from 'undici'
+import { Agent } from 'undici'
 import { addUser } from '../electron/local-service/team/users-file'
 import { postgresMissing, startTestCluster } from '../test/support/postgres'
 import { makeTestPki } from '../test/support/tls'
+import { timedCall } from './team-client'
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`)
@@ -146,28 +147,8 @@ async function main(): Promise<void> {
       init: { method?: string; body?: string } = {},
     ): Promise<void> => {
       const instance = instances[turn++ % instances.length]!
-      const t0 = performance.now()
-      let status = 0
-      let retryAfter = false
-      try {
-        const response = await fetch(url(instance.urls), {
-          method: init.method ?? 'GET',
-          headers: {
-            authorization: `Bearer ${tokens.get(user)!}`,
-            ...(init.body ? { 'content-type': 'application/json' } : {}),
-          },
-          ...(init.body ? { body: init.body } : {}),
-          dispatcher: agent,
-        })
-        await response.arrayBuffer()
-        status = response.status
-        retryAfter = response.headers.has('retry-after')
-        if ((status === 429 || status === 503) && retryAfter)
-          await sleep(Math.min(5, Number(response.headers.get('retry-after')) || 1) * 1000)
-      } catch {
-        status = -1
-      }
-      samples.push({ op, user, phase, status, ms: performance.now() - t0, retryAfter })
+      const answer = await timedCall(agent, url(instance.urls), tokens.get(user)!, init)
+      samples.push({ op, user, phase, ...answer })
     }
     const join = (params: Record<string, string>, geometry: unknown) => ({
       url: (u: Record<string, string>) =>

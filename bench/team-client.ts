@@ -1,0 +1,37 @@
+import { fetch, type Agent } from 'undici'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * One request of `bench:team`'s simulated users, timed: the body read whole; a 429/503 with Retry-After
+ * waits it (at most 5 s) before the call returns, as the app's transport does. Status -1: no answer.
+ */
+export async function timedCall(
+  agent: Agent,
+  url: string,
+  token: string,
+  init: { method?: string; body?: string } = {},
+): Promise<{ status: number; ms: number; retryAfter: boolean }> {
+  const t0 = performance.now()
+  let status = -1
+  let retryAfter = false
+  try {
+    const response = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(init.body ? { body: init.body } : {}),
+      dispatcher: agent,
+    })
+    await response.arrayBuffer()
+    status = response.status
+    retryAfter = response.headers.has('retry-after')
+    if ((status === 429 || status === 503) && retryAfter)
+      await sleep(Math.min(5, Number(response.headers.get('retry-after')) || 1) * 1000)
+  } catch {
+    status = -1
+  }
+  return { status, ms: performance.now() - t0, retryAfter }
+}
