@@ -49,6 +49,11 @@ export interface LocalServiceOptions {
    * be read fails the start) and re-read when it changes.
    */
   usersFile?: string
+  /**
+   * A team server's folder from which its users may import by path (`serve --import-dir DIR`): files there
+   * only, symbolic links followed. Without it a team server's users may name no path on its disk.
+   */
+  importDir?: string
   /** Bearer token the service accepts; generated when absent. */
   token?: string
   /** Licence key (distance-matrix path segment); generated when absent. */
@@ -133,6 +138,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   } = await createLocalServer({
     workspaceDir: options.workspaceDir,
     ...(database ? { database } : {}),
+    ...(options.importDir ? { importDir: options.importDir } : {}),
     token,
     licenceKey,
     entitlements: options.entitlements ?? {},

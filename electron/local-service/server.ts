@@ -44,6 +44,8 @@ export interface ServerOptions {
   pool: PoolOptions
   /** The PostGIS workspace the dataset list answers from, when the workspace is a database. */
   database?: PostgisWorkspace
+  /** A team server's folder its users may import from by path (`ServiceContext.importDir`). */
+  importDir?: string
   /** The areas to start (default: every area of `LOCAL_AREAS`). */
   areas?: readonly LocalArea[]
   /** Record requests (writes and refusals, or all) in this audit log (issue 32). */
@@ -87,6 +89,7 @@ export async function createLocalServer(options: ServerOptions): Promise<LocalSe
     workspaceDir: options.workspaceDir,
     workspace: new Workspace(options.workspaceDir),
     ...(options.database ? { database: options.database } : {}),
+    ...(options.importDir ? { importDir: options.importDir } : {}),
     pool,
     limits: { rowCap: options.rowCap, maxBodyBytes: options.maxBodyBytes },
     entitlements: options.entitlements,

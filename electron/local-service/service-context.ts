@@ -22,6 +22,11 @@ export interface ServiceContext {
    * extensions (features for the map, import by path) still use the folder `workspace`.
    */
   database?: PostgisWorkspace
+  /**
+   * A team server's folder from which its users may import by path (`serve --import-dir`); without it they
+   * may name no path on the server's disk (`team/server-files.ts`). The single-token service takes any.
+   */
+  importDir?: string
   pool: WorkerPool
   limits: ServiceLimits
   entitlements: Entitlements

@@ -191,13 +191,14 @@ export const localServiceCommands: CliCommand[] = [
     summary:
       'Run the built-in local service until Ctrl-C: on 127.0.0.1, or as a team server with --listen, TLS and a users file',
     usage:
-      'serve [--port N | --listen HOST:PORT --tls-cert FILE --tls-key FILE --users FILE] [--workspace DIR|postgresql://USER@HOST:PORT/DB?schema=S1,S2] [--token T] [--licence-key K] [--no-sample] [--audit-log FILE] [--audit-all]',
+      'serve [--port N | --listen HOST:PORT --tls-cert FILE --tls-key FILE --users FILE [--import-dir DIR]] [--workspace DIR|postgresql://USER@HOST:PORT/DB?schema=S1,S2] [--token T] [--licence-key K] [--no-sample] [--audit-log FILE] [--audit-all]',
     flags: {
       port: 'string',
       listen: 'string',
       'tls-cert': 'string',
       'tls-key': 'string',
       users: 'string',
+      'import-dir': 'string',
       workspace: 'string',
       token: 'string',
       'licence-key': 'string',
@@ -227,6 +228,10 @@ export const localServiceCommands: CliCommand[] = [
               listen: { host: plan.host, port: plan.port },
               ...(plan.tls ? { tls: plan.tls } : {}),
               ...(plan.usersFile ? { usersFile: plan.usersFile } : {}),
+              // The folder a team server's users may import from by path (none without it).
+              ...(stringFlag(args, 'import-dir')
+                ? { importDir: path.resolve(stringFlag(args, 'import-dir')!) }
+                : {}),
               token,
               licenceKey,
               sampleData: args.flags['no-sample'] !== true,
@@ -249,6 +254,13 @@ export const localServiceCommands: CliCommand[] = [
         ...(generated.token ? [`Generated bearer token: ${generated.token}`] : []),
         ...(generated.licenceKey ? [`Generated licence key: ${generated.licenceKey}`] : []),
         ...(plan.usersFile ? [`Users: ${plan.usersFile} (geo-analyst users add NAME --file …)`] : []),
+        ...(plan.usersFile
+          ? [
+              stringFlag(args, 'import-dir')
+                ? `Users may import by path from: ${path.resolve(stringFlag(args, 'import-dir')!)}`
+                : 'Users may not import by path (no --import-dir)',
+            ]
+          : []),
         'Press Ctrl-C to stop.',
       ]
       ctx.print({ urls: service.urls, workspace: shown, port: service.port, generated }, lines.join('\n'))

@@ -16,6 +16,7 @@ import { currentOwner } from '../team/principal'
 import { layersList } from './layers-list'
 import { tilesRoutes } from './tiles-route'
 import { TILES_EXTENSION } from '../../contract/gis/tiles'
+import { serverFile } from '../team/server-files'
 
 /** HTTP status of a workspace failure, by its class. */
 const STATUS_BY_CLASS: Partial<Record<string, number>> = {
@@ -166,17 +167,19 @@ export const gisArea: LocalArea = {
           }
           if (input.skipInvalid !== undefined && typeof input.skipInvalid !== 'boolean')
             throw new HttpError(400, 'skipInvalid: must be true or false', { field: 'skipInvalid' })
+          // A team server's user names a file on the server's disk: only in its import folder.
+          const file = serverFile(input.path, ctx.importDir)
           // A PostGIS workspace: the file becomes a table of its first schema.
           if (ctx.database)
             return databaseImportReply(ctx.database, {
-              path: input.path,
+              path: file,
               ...(input.fileName ? { fileName: input.fileName as string } : {}),
               ...(input.name !== undefined ? { name: input.name as string } : {}),
               ...(input.skipInvalid ? { skipInvalid: true } : {}),
             })
           const info = await port
             .importPath({
-              path: input.path,
+              path: file,
               ...(input.fileName ? { fileName: input.fileName as string } : {}),
               ...(input.name ? { name: input.name as string } : {}),
               ...(input.skipInvalid ? { skipInvalid: true } : {}),

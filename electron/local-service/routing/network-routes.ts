@@ -18,6 +18,7 @@ import {
   type NetworkEntry,
 } from './data/networks'
 import { defaultSpeedModel, parseSpeedModelCsv, SpeedModelError, type SpeedModel } from './data/speed-model'
+import { serverFile } from '../team/server-files'
 
 /** What the app sees of a network (no file paths). */
 function publicEntry(n: NetworkEntry) {
@@ -92,9 +93,10 @@ async function removeLeftovers(dir: string, id: string): Promise<void> {
  */
 async function importRoute(ctx: ServiceContext, { body, res, signal }: RouteRequest): Promise<void> {
   const input = (body ?? {}) as Record<string, unknown>
-  const file = input.path
-  if (typeof file !== 'string' || file === '')
+  if (typeof input.path !== 'string' || input.path === '')
     throw new HttpError(400, 'path: the extract to import is required', { field: 'path' })
+  // A team server's user names a file on the server's disk: only in its import folder.
+  const file = serverFile(input.path, ctx.importDir)
   for (const key of ['id', 'name', 'timeZone'] as const)
     if (input[key] !== undefined && typeof input[key] !== 'string')
       throw new HttpError(400, `${key}: must be a string`, { field: key })
@@ -210,8 +212,9 @@ export function networkRoutes(ctx: ServiceContext, speedModels: SpeedModelStore)
         const input = (body ?? {}) as Record<string, unknown>
         if (typeof input.path !== 'string' || input.path === '')
           throw new HttpError(400, 'path: the CSV of speed profiles is required', { field: 'path' })
+        const file = serverFile(input.path, ctx.importDir)
         try {
-          const model = await speedModels.importCsv(input.path, path.basename(input.path))
+          const model = await speedModels.importCsv(file, path.basename(file))
           return { status: 201, body: { speedModel: describeModel(model) } }
         } catch (error) {
           if (error instanceof SpeedModelError)

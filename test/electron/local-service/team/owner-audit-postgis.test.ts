@@ -63,6 +63,8 @@ describe.skipIf(missing)(`owner and audit over PostGIS${missing ? ` (skipped: ${
           databaseUri: cluster.uri('team', 'schema=work'),
           env: { PGPASSWORD: cluster.password },
           usersFile: users.file,
+          // The users import by path from this folder (a team server takes no other path from them).
+          importDir: dir,
           auditLog: { file: path.join(dir, name, 'audit.log') },
           sampleData: false,
         }),

@@ -32,7 +32,13 @@ beforeAll(async () => {
     await workspace.create(name, features, { source: 'test' })
   const users = await teamUsers(dir)
   tokens = users.tokens
-  service = await startLocalService({ workspaceDir: dir, usersFile: users.file, sampleData: false })
+  // The users import by path from this folder (a team server takes no other path from them).
+  service = await startLocalService({
+    workspaceDir: dir,
+    usersFile: users.file,
+    importDir: dir,
+    sampleData: false,
+  })
 })
 afterAll(async () => {
   await service?.close()
