@@ -11,6 +11,7 @@ import {
   type Result,
 } from '../contract'
 import { GeoFailure } from '../base/geo-failure'
+import { isInside } from '../base/path-inside'
 import type { ImportFile, ImportFiles } from '../core/workspace/import-files'
 
 /**
@@ -52,11 +53,6 @@ const PRIVATE_HOME_DIRS = [
   'AppData/Local/Microsoft/Credentials',
 ]
 
-function inside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child)
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
-}
-
 /** Whether a file the user offered may be imported: an importable regular file, outside secret places. */
 export function grantDecision(
   facts: OfferedFileFacts,
@@ -67,9 +63,9 @@ export function grantDecision(
   if (!facts.isFile) return { allow: false, reason: `${name} is not a regular file` }
   const problem = importFileProblem(name, facts.size, ANY_IMPORT_EXTENSIONS)
   if (problem) return { allow: false, reason: problem }
-  if (systemDirs.some((dir) => inside(facts.realPath, dir)))
+  if (systemDirs.some((dir) => isInside(facts.realPath, dir)))
     return { allow: false, reason: `${name} is in a system folder; copy it elsewhere to import it` }
-  if (PRIVATE_HOME_DIRS.some((dir) => inside(facts.realPath, path.join(home, dir))))
+  if (PRIVATE_HOME_DIRS.some((dir) => isInside(facts.realPath, path.join(home, dir))))
     return { allow: false, reason: `${name} is in a private folder of keys or credentials` }
   return { allow: true }
 }

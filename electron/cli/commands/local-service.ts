@@ -219,6 +219,9 @@ export const localServiceCommands: CliCommand[] = [
       })
       const token = stringFlag(args, 'token') || ctx.env.GEO_ANALYST_TOKEN || undefined
       const licenceKey = stringFlag(args, 'licence-key') || ctx.env.GEO_ANALYST_LICENCE_KEY || undefined
+      // The folder a team server's users may import from by path (none without it).
+      const importDirFlag = stringFlag(args, 'import-dir')
+      const importDir = importDirFlag ? path.resolve(importDirFlag) : undefined
       const service = await mapped(() =>
         databaseMapped(() =>
           tlsMapped(() =>
@@ -228,10 +231,7 @@ export const localServiceCommands: CliCommand[] = [
               listen: { host: plan.host, port: plan.port },
               ...(plan.tls ? { tls: plan.tls } : {}),
               ...(plan.usersFile ? { usersFile: plan.usersFile } : {}),
-              // The folder a team server's users may import from by path (none without it).
-              ...(stringFlag(args, 'import-dir')
-                ? { importDir: path.resolve(stringFlag(args, 'import-dir')!) }
-                : {}),
+              ...(importDir ? { importDir } : {}),
               token,
               licenceKey,
               sampleData: args.flags['no-sample'] !== true,
@@ -256,8 +256,8 @@ export const localServiceCommands: CliCommand[] = [
         ...(plan.usersFile ? [`Users: ${plan.usersFile} (geo-analyst users add NAME --file …)`] : []),
         ...(plan.usersFile
           ? [
-              stringFlag(args, 'import-dir')
-                ? `Users may import by path from: ${path.resolve(stringFlag(args, 'import-dir')!)}`
+              importDir
+                ? `Users may import by path from: ${importDir}`
                 : 'Users may not import by path (no --import-dir)',
             ]
           : []),

@@ -161,6 +161,7 @@ export class WorkerPool {
     this.maxQueue = options.maxQueue ?? 64
     this.perUserQueue = Math.max(1, Math.min(options.perUserQueue ?? 16, this.maxQueue))
     this.perUserRunning = Math.max(1, options.perUserRunning ?? Math.floor(this.size / 2))
+    this.smallWeight = options.smallWeight ?? 50_000
     const joins = Math.max(1, options.databaseJoins ?? 3)
     this.database = new FairGate({
       places: joins,
@@ -169,10 +170,9 @@ export class WorkerPool {
       perUserRunning: Math.max(1, Math.floor(joins / 2)),
       // One place kept for small joins (a few seconds' worth of rows at most) when there are several.
       reservedForSmall: joins > 1 ? 1 : 0,
-      smallWeight: options.smallWeight ?? 50_000,
+      smallWeight: this.smallWeight,
       ...(options.perUserLargeJoins !== undefined ? { perUserLarge: options.perUserLargeJoins } : {}),
     })
-    this.smallWeight = options.smallWeight ?? 50_000
     this.maxWorkerBytes = options.maxWorkerBytes ?? 1.5 * 1024 ** 3
   }
 

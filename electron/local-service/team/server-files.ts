@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
+import { isInside } from '../../base/path-inside'
 import { HttpError } from '../http-util'
 import { currentOwner } from './principal'
 
@@ -11,13 +12,13 @@ import { currentOwner } from './principal'
  * administrator gave (`serve --import-dir DIR`), after symbolic links are followed; without that folder,
  * none. A path outside answers 403 without the disk being asked whether it exists.
  */
-export function serverFile(file: string, importDir: string | undefined, field = 'path'): string {
+export function serverFile(file: string, importDir: string | undefined): string {
   if (currentOwner() === undefined) return file
   const refuse = (why: string) =>
     new HttpError(
       403,
-      `${field}: ${why}; import on your own machine instead (geo-analyst import FILE --workspace postgresql://… writes into the shared database)`,
-      { field },
+      `path: ${why}; import on your own machine instead (geo-analyst import FILE --workspace postgresql://… writes into the shared database)`,
+      { field: 'path' },
     )
   if (!importDir)
     throw refuse(
@@ -25,20 +26,14 @@ export function serverFile(file: string, importDir: string | undefined, field = 
     )
   const root = path.resolve(importDir)
   const named = path.resolve(root, file)
-  const inside = (p: string, base: string) =>
-    p === base || p.startsWith(base.endsWith(path.sep) ? base : base + path.sep)
-  if (!inside(named, root)) throw refuse(`only files in the server's import folder may be named`)
+  const outside = `only files in the server's import folder may be named`
+  if (!isInside(named, root)) throw refuse(outside)
   let real: string
   try {
     real = realpathSync(named)
   } catch {
-    throw new HttpError(
-      404,
-      `${field}: ${path.basename(named)} does not exist in the server's import folder`,
-      {
-        field,
-      },
-    )
+    const missing = `path: ${path.basename(named)} does not exist in the server's import folder`
+    throw new HttpError(404, missing, { field: 'path' })
   }
   let realRoot = root
   try {
@@ -46,6 +41,6 @@ export function serverFile(file: string, importDir: string | undefined, field = 
   } catch {
     // The folder itself is gone: nothing inside it.
   }
-  if (!inside(real, realRoot)) throw refuse(`only files in the server's import folder may be named`)
+  if (!isInside(real, realRoot)) throw refuse(outside)
   return real
 }
