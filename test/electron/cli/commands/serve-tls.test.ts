@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Agent, fetch as undiciFetch } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addUser } from '../../../../electron/local-service/team/users-file'
 import { tempDir } from '../../local-service/helpers'
 import { makeTestPki, type TestPki } from '../../../support/tls'
 
@@ -24,6 +25,21 @@ async function run(args: string[]): Promise<{ code: number | null; stdout: strin
   child.stderr.on('data', (d) => (stderr += d))
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
   return { code, stdout, stderr }
+}
+
+/** What `serve` printed once it is listening (its output up to "Press Ctrl-C to stop."). */
+function started(child: ReturnType<typeof cli>): Promise<string> {
+  let out = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
+    child.stdout.on('data', (d) => {
+      out += d
+      if (out.includes('Ctrl-C')) {
+        clearTimeout(timer)
+        resolve(out)
+      }
+    })
+  })
 }
 
 let pki: TestPki
@@ -78,19 +94,9 @@ describe('geo-analyst serve --listen / --tls-cert / --tls-key', () => {
       ...['--listen', '127.0.0.1:0', '--tls-cert', pki.certFile, '--tls-key', pki.keyFile],
       ...['--workspace', dir, '--no-sample'],
     ])
-    let out = ''
-    child.stdout.on('data', (d) => (out += d))
     const agent = new Agent({ connect: { ca: pki.caPem } })
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
-        child.stdout.on('data', () => {
-          if (out.includes('Ctrl-C')) {
-            clearTimeout(timer)
-            resolve()
-          }
-        })
-      })
+      const out = await started(child)
       expect(out).toMatch(/^Team server \(HTTPS\) on 127\.0\.0\.1:\d+, workspace /)
       for (const key of ['atlas_url', 'mgis_v2_url', 'aiml_url'])
         expect(out).toMatch(new RegExp(`${key}\\s+https://127\\.0\\.0\\.1:\\d+/`))
@@ -104,6 +110,47 @@ describe('geo-analyst serve --listen / --tls-cert / --tls-key', () => {
       await expect(fetch(`${v2}/getLayersList`)).rejects.toThrow() // the system CAs alone do not trust it
       child.kill('SIGTERM')
       expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+      await agent.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('--import-dir: a team server takes a user’s import by path from that folder only', async () => {
+    const dir = await tempDir()
+    const imports = path.join(dir, 'imports')
+    await mkdir(imports)
+    const points = (x: number) =>
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [x, 1] }, properties: {} }],
+      })
+    await writeFile(path.join(imports, 'shared.geojson'), points(1))
+    await writeFile(path.join(dir, 'private.geojson'), points(2))
+    const usersFile = path.join(dir, 'users.json')
+    const { token } = await addUser(usersFile, { name: 'ann' })
+    const child = cli([
+      'serve',
+      ...['--listen', '127.0.0.1:0', '--tls-cert', pki.certFile, '--tls-key', pki.keyFile],
+      ...['--users', usersFile, '--import-dir', imports, '--workspace', path.join(dir, 'ws'), '--no-sample'],
+    ])
+    const agent = new Agent({ connect: { ca: pki.caPem } })
+    try {
+      const out = await started(child)
+      expect(out).toContain(`Users may import by path from: ${imports}`)
+      const origin = new URL(/mgis_url\s+(\S+)/.exec(out)![1]!).origin
+      const importing = (file: string, name: string) =>
+        undiciFetch(`${origin}/local/datasets/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ path: file, name }),
+          dispatcher: agent,
+        })
+      expect((await importing('shared.geojson', 'shared')).status).toBe(201)
+      const refused = await importing(path.join(dir, 'private.geojson'), 'private')
+      expect(refused.status).toBe(403)
+      expect(((await refused.json()) as { message: string }).message).toMatch(/import folder/)
     } finally {
       child.kill('SIGKILL')
       await agent.close()
