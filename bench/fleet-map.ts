@@ -15,10 +15,11 @@
 // (PerformanceObserver 'longtask'): polls answered, the longest task, and how many passed 50 ms (issue 29's
 // aim: none).
 //
-// Needs a build (`npm run build:renderer`). Options: --devices N (default 5000), --drags N (default 3),
+// Builds the renderer and the hosts first when the build is missing or stale. Options: --devices N (default 5000), --drags N (default 3),
 // --live S (default 20).
 import type { Browser, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
+import { ensureBuilt } from '../scripts/ensure-built.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startHost } from '../test/support/app'
 import { longTasks, observeLongTasks } from '../test/support/big-join'
 import { panFrames } from './pan-frames'
@@ -103,6 +104,8 @@ async function zoomOutBy(page: Page, levels: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Never time a stale build: built first when missing or older than the sources.
+  ensureBuilt()
   const scenarios: Scenario[] = [
     { label: '100 devices, canvas', devices: 100, renderer: 'canvas', zoomOut: 0 },
     {

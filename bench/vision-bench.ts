@@ -199,6 +199,8 @@ async function main(): Promise<void> {
       `| ${c.name} | ${ratio(t.found, t.plates)} | ${bands.join(' | ')} | ${ratio(t.distractorsBlurred, t.distractors)} | ${(t.falseBlurs / Math.max(1, t.images)).toFixed(2)} | ${t.readableBefore} → ${t.readableAfter} (${t.readableAfterFound}) of ${t.plates} | ${median(t.msPerMp).toFixed(0)} | ${(median(t.pano8kMs) / 1000).toFixed(1)} | ${alone8k || '—'} | ${l} |`,
     )
   }
+  console.log('\nAgainst the aims (issue 29), each pipeline:')
+  for (const { config: c, tally: t, one } of rows) console.log(`  ${c.name}: ${aims(t, one).join('; ')}`)
   for (const { config: c, tally: t } of rows) {
     console.log(`\nRecall by part, plate width and kind (${c.name}):`)
     for (const [k, v] of [...t.byPart, ...t.bySize, ...[...t.byLayout].sort()])
@@ -214,6 +216,35 @@ async function main(): Promise<void> {
   console.log(
     `\nMachine: ${availableParallelism()} cores, shared with other work (load average above): times are indicative, compare them within the run.`,
   )
+}
+
+/**
+ * Issue 29's aims for a pipeline's tally, each "what: figure — met|NOT met": recall ≥ 0.9 in every band
+ * from 40 px, ≥ 0.6 for 20–40 px, distractors blurred ≤ 0.05, each 8000×4000 panorama alone ≤ 10 s with
+ * peak memory ≤ 1.5 GB.
+ */
+function aims(t: Tally, one: ReadonlyArray<{ ms: number; peakMb: number }>): string[] {
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met')
+  const band = (b: string) => {
+    const e = t.bySize.get(b)
+    return e && e.n > 0 ? e.found / e.n : NaN
+  }
+  const wide = SIZE_BANDS.slice(1).map(band)
+  const small = band(SIZE_BANDS[0])
+  const distractors = t.distractorsBlurred / Math.max(1, t.distractors)
+  const slowest = Math.max(...one.map((o) => o.ms)) / 1000
+  const peak = Math.max(...one.map((o) => o.peakMb))
+  return [
+    `recall ≥ 40 px ${wide.map((r) => r.toFixed(3)).join('/')} ≥ 0.9 ${verdict(wide.every((r) => r >= 0.9))}`,
+    `20–40 px ${small.toFixed(3)} ≥ 0.6 ${verdict(small >= 0.6)}`,
+    `distractors ${distractors.toFixed(3)} ≤ 0.05 ${verdict(distractors <= 0.05)}`,
+    ...(one.length > 0
+      ? [
+          `8000×4000 alone ${slowest.toFixed(1)} s ≤ 10 ${verdict(slowest <= 10)}`,
+          `peak ${peak.toFixed(0)} MB ≤ 1,536 ${verdict(peak <= 1536)}`,
+        ]
+      : []),
+  ]
 }
 
 await main()
