@@ -4,13 +4,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * One request of `bench:team`'s simulated users, timed: the body read whole; a 429/503 with Retry-After
- * waits it (at most 5 s) before the call returns, as the app's transport does. Status -1: no answer.
+ * waits it (at most 5 s) before the call returns, as the app's transport does. Status -1: no answer (or
+ * the caller aborted it: `signal`).
  */
 export async function timedCall(
   agent: Agent,
   url: string,
   token: string,
-  init: { method?: string; body?: string } = {},
+  init: { method?: string; body?: string; signal?: AbortSignal } = {},
 ): Promise<{ status: number; ms: number; retryAfter: boolean }> {
   const t0 = performance.now()
   let status = -1
@@ -23,6 +24,7 @@ export async function timedCall(
         ...(init.body ? { 'content-type': 'application/json' } : {}),
       },
       ...(init.body ? { body: init.body } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
       dispatcher: agent,
     })
     await response.arrayBuffer()

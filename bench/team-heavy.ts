@@ -3,7 +3,8 @@
  * (the TLS and buffering of 200,000-row answers) is not done on the event loop that times the other users'
  * requests. It gets `{ start: { urls, token, caPem, joins, url, body } }` on the IPC channel, runs that many
  * joins at once without pause, each request to the next instance in turn, until `{ stop: true }`; then
- * sends its samples (`{ samples }`) and exits. A client answered 429/503 waits its Retry-After.
+ * leaves the joins in flight (the server cancels them; they are not samples), sends its samples
+ * (`{ samples }`) and exits. A client answered 429/503 waits its Retry-After.
  */
 import { Agent } from 'undici'
 import { timedCall } from './team-client'
@@ -20,6 +21,8 @@ interface Start {
 
 let stopping = false
 const samples: Awaited<ReturnType<typeof timedCall>>[] = []
+/** Aborted at the stop: the joins in flight leave (the server cancels them), so the load ends with its phase. */
+const leave = new AbortController()
 
 async function run(start: Start): Promise<void> {
   const agent = new Agent({ connect: { ca: start.caPem }, connections: 64 })
@@ -27,12 +30,12 @@ async function run(start: Start): Promise<void> {
   const one = async () => {
     while (!stopping) {
       const urls = start.urls[turn++ % start.urls.length]!
-      samples.push(
-        await timedCall(agent, `${urls.mgis_url}${start.url}`, start.token, {
-          method: 'POST',
-          body: start.body,
-        }),
-      )
+      const sample = await timedCall(agent, `${urls.mgis_url}${start.url}`, start.token, {
+        method: 'POST',
+        body: start.body,
+        signal: leave.signal,
+      })
+      if (!stopping) samples.push(sample)
     }
   }
   await Promise.all(Array.from({ length: start.joins }, one))
@@ -44,6 +47,7 @@ process.on('message', (m: { start?: Start; stop?: boolean }) => {
   if (m.start) running = run(m.start)
   if (m.stop) {
     stopping = true
+    leave.abort()
     void (running ?? Promise.resolve()).then(() => {
       process.send!({ samples }, () => process.exit(0))
     })

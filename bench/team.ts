@@ -6,9 +6,11 @@
  * file of 52 users) serve it, and every request goes to one or the other in turn, as a load balancer would.
  * 50 simulated analysts, each with a think time of 0.5–2.5 s, list datasets (40 %), autosuggest (25 %), run
  * a small join (20 %), export a dataset (whole, with geometry: 10 %) and save a join as a new dataset (5 %).
- * A probe user lists the datasets every 250 ms. The first half runs without, the second half with a heavy
- * user running 50 large joins (200,000 rows each) at once, without pause, from a process of its own (another
- * analyst's machine: `team-heavy.ts`).
+ * A probe user lists the datasets every 250 ms. Half the run is without, half with a heavy user running 50
+ * large joins (200,000 rows each) at once, without pause, from a process of its own (another analyst's
+ * machine: `team-heavy.ts`), in turns (`PHASES`: quiet, heavy, quiet, heavy, quiet in eighths 1, 2, 2, 2, 1,
+ * so the datasets saved over the run weigh alike on both sides). `--heavy 0` is the A/A run: the same
+ * phases with no heavy user, whose ratio is what the schedule itself adds.
  *
  * Prints: per operation, counts by outcome and p50/p95; the errors other than 429/503 with Retry-After (aim:
  * none); the dataset list's p95 while the heavy joins run (aim ≤ 50 ms); the probe's p95 list time without
@@ -32,7 +34,21 @@ function option(name: string, fallback: number): number {
 const MINUTES = option('minutes', 5)
 const ANALYSTS = option('analysts', 50)
 const HEAVY_JOINS = option('heavy', 50)
-const PHASE_MS = (MINUTES * 60_000) / 2
+/**
+ * Quiet and heavy in turns, in eighths of the run: 1 quiet, 2 heavy, 2 quiet, 2 heavy, 1 quiet. What grows
+ * over a run — the datasets the analysts save, which every list then lists (about 500 in 5 minutes) — weighs
+ * the same on both sides: the quiet and the heavy samples' mean time is the run's middle in both. (A first
+ * half quiet and a second heavy compared lists of ~250 more datasets with fewer: with no heavy user at all,
+ * the probe's second half was decision 036's A/A ratio slower than its first.)
+ */
+const PHASES: ReadonlyArray<{ phase: 'quiet' | 'heavy'; eighths: number }> = [
+  { phase: 'quiet', eighths: 1 },
+  { phase: 'heavy', eighths: 2 },
+  { phase: 'quiet', eighths: 2 },
+  { phase: 'heavy', eighths: 2 },
+  { phase: 'quiet', eighths: 1 },
+]
+const EIGHTH_MS = (MINUTES * 60_000) / 8
 
 type Op = 'list' | 'autosuggest' | 'join' | 'export' | 'save' | 'heavy join'
 interface Sample {
@@ -201,7 +217,9 @@ async function main(): Promise<void> {
         await sleep(500 + random() * 2000)
       }
     }
-    // The heavy user is another analyst's machine: a process of its own (`team-heavy.ts`).
+    // The heavy user is another analyst's machine: a process of its own (`team-heavy.ts`), for one heavy
+    // phase: it leaves its joins in flight when the phase ends.
+    let heavyOver = false
     async function heavy(): Promise<void> {
       const j = join({ datasetSource: 'points', selectionParamSource: 'id,geom' }, box(67, 7, 31))
       const child = fork(path.join(import.meta.dirname, 'team-heavy.ts'), [], {
@@ -223,7 +241,7 @@ async function main(): Promise<void> {
         child.once('message', (m) => resolve((m as { samples: [] }).samples))
         child.once('exit', (code) => reject(new Error(`the heavy user's process stopped (code ${code})`)))
       })
-      while (!stopping) await sleep(100)
+      while (!stopping && !heavyOver) await sleep(100)
       child.send({ stop: true })
       for (const s of await done) samples.push({ op: 'heavy join', user: 'heavy', phase: 'heavy', ...s })
     }
@@ -248,17 +266,21 @@ async function main(): Promise<void> {
       ...Array.from({ length: ANALYSTS }, (_, i) => analyst(`analyst${i + 1}`, i * 7919 + 1)),
       probe(),
     ]
-    await sleep(PHASE_MS)
-    phase = 'heavy'
-    const heavies = [heavy()]
-    await sleep(PHASE_MS)
+    for (const step of PHASES) {
+      phase = step.phase
+      heavyOver = false
+      const heavyUser = step.phase === 'heavy' ? heavy() : undefined
+      await sleep(step.eighths * EIGHTH_MS)
+      heavyOver = true
+      await heavyUser
+    }
     stopping = true
-    await Promise.all([...workers, ...heavies])
+    await Promise.all(workers)
     clearInterval(sampler)
     rss.push({ at: (performance.now() - started) / 1000, mib: instances.map((s) => rssMiB(s.child.pid!)) })
 
     console.log(
-      `\n${ANALYSTS} analysts, ${MINUTES} min (${(PHASE_MS / 60_000).toFixed(1)} without, then with the heavy user's ${HEAVY_JOINS} joins at once), two instances, HTTPS keep-alive:`,
+      `\n${ANALYSTS} analysts, ${MINUTES} min: without and with the heavy user's ${HEAVY_JOINS} joins at once in turns (${PHASES.map((p) => `${((p.eighths * EIGHTH_MS) / 1000).toFixed(0)} s ${p.phase}`).join(', ')}), two instances, HTTPS keep-alive; ${samples.filter((x) => x.op === 'save' && x.status === 200).length} datasets saved in the run (each list lists them):`,
     )
     console.log(
       [
