@@ -47,6 +47,12 @@ export interface PostgisJoinJob {
    * the join runs, so a user runs one large join at a time across the instances (decision 034).
    */
   userLock?: [number, number]
+  /**
+   * A team server's join: its thread runs below the serving thread (`lowerThreadPriority`), so the team's
+   * lists get the cores first. On the analyst's own machine the join is what they wait for: it keeps the
+   * thread's priority, since other programs there would take a lowered thread's time (decision 036).
+   */
+  background?: boolean
 }
 
 export type PostgisJoinResult =
@@ -79,7 +85,7 @@ async function changed(flow: Int32Array, index: number, value: number): Promise<
   if (waited.async) await waited.value
 }
 
-/** The nice value of a database thread (Linux): below the serving thread, which answers the lists. */
+/** The nice value of a team server's database thread (Linux): below the serving thread, which answers the lists. */
 export const THREAD_NICE = 10
 
 let lowered = false
@@ -185,7 +191,7 @@ async function holdingLock<T>(
 
 /** The job: one join's rows over the workspace, as parts. */
 export async function postgisJoin(job: PostgisJoinJob, io: JobIo): Promise<PostgisJoinResult> {
-  lowerThreadPriority()
+  if (job.background === true) lowerThreadPriority()
   const flow = new Int32Array(job.flow)
   const cancel = new AbortController()
   const left = () => cancel.signal.aborted

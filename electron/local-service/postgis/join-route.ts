@@ -123,6 +123,7 @@ async function inWorker(
         ...(request.weight !== UNKNOWN_WEIGHT ? { expectedRows: request.weight } : {}),
         flow: flow.buffer as SharedArrayBuffer,
         ...(request.userLock ? { userLock: request.userLock } : {}),
+        ...(ctx.pool.database.limitsUsers ? { background: true } : {}),
       },
       {
         signal: stop.signal,

@@ -13,6 +13,7 @@ import {
 import { joinRows, prepare } from '../../../../electron/local-service/postgis/join-run'
 import { PostgisWorkspace } from '../../../../electron/local-service/postgis/workspace'
 import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
+import { threadNices } from '../../../support/thread-nice'
 
 /**
  * A PostGIS join's rows are read and written in the pool's database threads, not on the service's serving
@@ -119,6 +120,17 @@ describe.skipIf(missing)(
       expect(after.spawned).toBe(before.spawned)
       expect(after.retired).toBe(0)
     })
+
+    it.runIf(process.platform === 'linux')(
+      'on the analyst’s own machine the database threads keep their priority (a team server lowers them)',
+      async () => {
+        const response = await post(joinUrl('places'))
+        expect(response.status).toBe(200)
+        await response.arrayBuffer()
+        expect(service.poolStats().databaseWorkers!.spawned).toBeGreaterThan(0)
+        expect(threadNices().filter((nice) => nice !== os.getPriority())).toEqual([])
+      },
+    )
 
     it('a large join streams batch by batch from a database thread, the same rows', async () => {
       const response = await post(joinUrl('places'))

@@ -4,8 +4,10 @@ import path from 'node:path'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLocalService, type LocalService } from '../../../../electron/local-service/index'
+import { THREAD_NICE } from '../../../../electron/local-service/postgis/join-job'
 import { PostgisAuditSink } from '../../../../electron/local-service/team/audit-postgis'
 import { postgresMissing, startTestCluster, type TestCluster } from '../../../support/postgres'
+import { threadNices } from '../../../support/thread-nice'
 import { cli } from '../../cli/cli-harness'
 import { bearer, saveQuery, teamUsers } from './team-users'
 
@@ -90,6 +92,22 @@ describe.skipIf(missing)(`owner and audit over PostGIS${missing ? ` (skipped: ${
     expect((await listed(b)).get('anns_places')).toMatchObject({ owner: 'ann' })
     expect((await listed(b)).get('places')).not.toHaveProperty('owner')
   })
+
+  it.runIf(process.platform === 'linux')(
+    'a team server’s joins run in database threads below the serving thread (the lists get the cores first)',
+    async () => {
+      const query = saveQuery('unused')
+      query.delete('saveAsNewDataset')
+      query.delete('newDatasetNme')
+      const r = await fetch(`${services[0]!.urls.mgis_url}/query_apply/join?${query}`, {
+        method: 'POST',
+        headers: bearer(tokens.ann!),
+      })
+      expect(r.status).toBe(200)
+      expect(((await r.json()) as { rowCount: number }).rowCount).toBe(10)
+      expect(threadNices()).toContain(Math.min(19, os.getPriority() + THREAD_NICE))
+    },
+  )
 
   it('an import by a user records them in the same transaction as the table', async () => {
     const file = path.join(dir, 'bobs.geojson')
