@@ -1,6 +1,19 @@
 import { fetch, type Agent } from 'undici'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve()
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      { once: true },
+    )
+  })
 
 /**
  * One request of `bench:team`'s simulated users, timed: the body read whole; a 429/503 with Retry-After
@@ -30,8 +43,9 @@ export async function timedCall(
     await response.arrayBuffer()
     status = response.status
     retryAfter = response.headers.has('retry-after')
+    // The wait ends early when the caller leaves (the heavy user's phase is over).
     if ((status === 429 || status === 503) && retryAfter)
-      await sleep(Math.min(5, Number(response.headers.get('retry-after')) || 1) * 1000)
+      await sleep(Math.min(5, Number(response.headers.get('retry-after')) || 1) * 1000, init.signal)
   } catch {
     status = -1
   }

@@ -238,13 +238,8 @@ export interface VersionedDataset {
  * outside the first schema is named `schema.table`; should that name be taken by a first-schema table
  * whose own name holds the dot, the other one is named with quoted identifiers (`"schema"."table"`).
  */
-export async function listDatasets(
-  db: Queryable,
-  schemas: readonly string[],
-  /** The check just made (`checkWorkspace`), else it is made here first. */
-  checked?: WorkspaceCheck,
-): Promise<DatabaseDataset[]> {
-  const check = checked ?? (await checkWorkspace(db, schemas))
+export async function listDatasets(db: Queryable, schemas: readonly string[]): Promise<DatabaseDataset[]> {
+  const check = await checkWorkspace(db, schemas)
   return (await listDatasetsSince(db, schemas, check, new Map())).map((v) => v.dataset)
 }
 
