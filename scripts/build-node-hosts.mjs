@@ -1,6 +1,6 @@
 // Bundle the Node hosts (CLI and browser host) into out/, with packages left as runtime imports.
 import { build } from 'esbuild'
-import { chmod } from 'node:fs/promises'
+import { chmod, rm } from 'node:fs/promises'
 
 const common = {
   bundle: true,
@@ -12,11 +12,37 @@ const common = {
   logLevel: 'warning',
 }
 
+// The CLI in chunks: a command loads what it runs when it runs (`geo-analyst --help` reads no database
+// driver, image library or local service). The chunks sit beside the entry, as `pool-worker.js` does, so a
+// module's `import.meta.url` names the same folder whichever chunk it landed in. Old chunks go first.
+// Two pure-JavaScript packages a listing needs are bundled in: zod (every command's contract) and node-postgres
+// (a PostGIS workspace), each read from one chunk instead of a package's many files (decision 037). The
+// rest stay runtime imports: native code, WebAssembly, files read beside the package.
+const BUNDLED = /^(zod|pg|pg-[a-z-]+|postgres-[a-z-]+|pgpass|split2|obuf)(\/|$)/
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      BUNDLED.test(args.path) && args.path !== 'pg-native' && args.path !== 'pg-cloudflare'
+        ? undefined
+        : { path: args.path, external: true },
+    )
+  },
+}
+await rm('out/cli', { recursive: true, force: true })
 await build({
   ...common,
-  entryPoints: ['electron/cli/main.ts'],
-  outfile: 'out/cli/geo-analyst.mjs',
-  banner: { js: '#!/usr/bin/env node' },
+  packages: undefined,
+  plugins: [packagesOutside],
+  entryPoints: { 'geo-analyst': 'electron/cli/main.ts' },
+  outdir: 'out/cli',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+  // node-postgres is CommonJS: its `require`s of Node's modules need a `require` in each ESM chunk.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module'\nconst require = __createRequire(import.meta.url)",
+  },
 })
 await chmod('out/cli/geo-analyst.mjs', 0o755)
 await build({ ...common, entryPoints: ['electron/web/main.ts'], outfile: 'out/web/main.mjs' })

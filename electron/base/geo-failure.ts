@@ -1,4 +1,5 @@
-import { geoError, type FailureClass, type GeoError } from '../contract'
+import type { FailureClass } from '../contract/failure'
+import { geoError, type GeoError } from '../contract/geo-error'
 
 /**
  * Thrown inside the core when an operation cannot go on; the dispatcher turns it into an error value.

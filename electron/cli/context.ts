@@ -1,10 +1,9 @@
 import type { Readable, Writable } from 'node:stream'
 import type { OperationName, OperationResponse, Profile } from '../contract'
-import { createCore, type Core } from '../core/app-core'
+import type { Core } from '../core/app-core'
 import { GeoFailure } from '../base/geo-failure'
 import type { SecretStore } from '../core/secrets/secret-store'
 import { resolveDataDir, resolveWorkspaceDir } from '../core/paths'
-import { startLocalService } from '../local-service'
 import type { ParsedArgs, FlagKind } from './args'
 import { jsonOutput } from './json-output'
 
@@ -49,7 +48,7 @@ export interface CliCommand {
   usage: string
   flags?: Record<string, FlagKind>
   /** The text of `--help` when the usage line is not enough (e.g. derived from a table). */
-  help?(args: ParsedArgs): string
+  help?(args: ParsedArgs): string | Promise<string>
   run(ctx: CliContext, args: ParsedArgs): Promise<void>
 }
 
@@ -64,23 +63,31 @@ export function createCliContext(
     configDir: options.configDir,
     version: options.version,
     core() {
-      core ??= createCore({
-        configDir: options.configDir,
-        host: 'cli',
-        version: options.version,
-        secretStore: options.secretStore,
-        // An active PostGIS workspace profile names the database; its password only in the service's env.
-        startLocalService: (database) =>
-          startLocalService({
-            workspaceDir: resolveWorkspaceDir({ env: io.env }),
-            ...(database ? { databaseUri: database.databaseUri, env: { ...io.env, ...database.env } } : {}),
+      // The core and the local service are loaded when a command first needs them (a chunk of the built
+      // CLI): commands that need neither start without their modules and packages.
+      core ??= import('../core/app-core')
+        .then(({ createCore }) =>
+          createCore({
+            configDir: options.configDir,
+            host: 'cli',
+            version: options.version,
+            secretStore: options.secretStore,
+            // An active PostGIS workspace profile names the database; its password only in the service's env.
+            startLocalService: async (database) =>
+              (await import('../local-service')).startLocalService({
+                workspaceDir: resolveWorkspaceDir({ env: io.env }),
+                ...(database
+                  ? { databaseUri: database.databaseUri, env: { ...io.env, ...database.env } }
+                  : {}),
+              }),
+            dataDir: resolveDataDir({ env: io.env }),
           }),
-        dataDir: resolveDataDir({ env: io.env }),
-      }).then((created) => {
-        // Whichever command meets an unreadable settings file says so, once, before its answer.
-        created.settings.onRecovered((notice) => ctx.warn(notice))
-        return created
-      })
+        )
+        .then((created) => {
+          // Whichever command meets an unreadable settings file says so, once, before its answer.
+          created.settings.onRecovered((notice) => ctx.warn(notice))
+          return created
+        })
       return core
     },
     async profileForCall(name) {

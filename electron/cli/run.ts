@@ -55,7 +55,7 @@ export async function runCli(
     })
     if (args.flags.help) {
       io.stdout.write(
-        (command.help?.(args) ?? `Usage: geo-analyst ${command.usage}\n${command.summary}`) + '\n',
+        ((await command.help?.(args)) ?? `Usage: geo-analyst ${command.usage}\n${command.summary}`) + '\n',
       )
       return 0
     }

@@ -56,6 +56,10 @@ export const BASE_URLS = {
   aiml_url: { group: 'vision', localPath: '/aiml', env: 'GEO_ANALYST_AIML_URL' },
 } as const satisfies Record<string, { group: Group; localPath: `/${string}`; env: string }>
 
+/** The six base placeholders of the interface specification, named as the spec names them (`BASE_URLS`). */
+export type BaseUrlKey = keyof typeof BASE_URLS
+export const BASE_URL_KEYS = Object.keys(BASE_URLS) as BaseUrlKey[]
+
 /** The credential every bearer group falls back to. */
 export const SHARED_TOKEN = 'token'
 

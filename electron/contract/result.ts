@@ -1,7 +1,10 @@
 import { z } from 'zod'
-import { FAILURE_CLASSES, RETRY_ADVICES, RETRY_BY_CLASS, type FailureClass } from './failure'
+import { FAILURE_CLASSES, RETRY_ADVICES } from './failure'
+import { fail, type Fail, type GeoError } from './geo-error'
 
-/** An error as a value: it crosses process boundaries as data, never as a thrown string. */
+export { fail, geoError, ok, type Fail, type GeoError, type Ok, type Result } from './geo-error'
+
+/** The schema of `GeoError` (`geo-error.ts`). */
 export const geoErrorSchema = z.object({
   failureClass: z.enum(FAILURE_CLASSES),
   status: z.number().int().optional(),
@@ -16,31 +19,10 @@ export const geoErrorSchema = z.object({
   retryAfterSeconds: z.number().optional(),
 })
 
-export type GeoError = z.infer<typeof geoErrorSchema>
-
-export type Ok<T> = { ok: true; value: T }
-export type Fail = { ok: false; error: GeoError }
-export type Result<T> = Ok<T> | Fail
-
-export function ok<T>(value: T): Ok<T> {
-  return { ok: true, value }
-}
-
-export function geoError(
-  failureClass: FailureClass,
-  message: string,
-  extra: Partial<Omit<GeoError, 'failureClass' | 'message' | 'retry'>> = {},
-): GeoError {
-  return { failureClass, message, retry: RETRY_BY_CLASS[failureClass], ...extra }
-}
-
-export function fail(
-  failureClass: FailureClass,
-  message: string,
-  extra: Partial<Omit<GeoError, 'failureClass' | 'message' | 'retry'>> = {},
-): Fail {
-  return { ok: false, error: geoError(failureClass, message, extra) }
-}
+// The schema and the interface say the same: each assignable to the other (a type error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const schemaSaysGeoError: Same<z.infer<typeof geoErrorSchema>, GeoError> = true
+void schemaSaysGeoError
 
 export function resultSchema<T extends z.ZodType>(value: T) {
   return z.discriminatedUnion('ok', [

@@ -1,9 +1,5 @@
 import { z } from 'zod'
-import { BASE_URLS } from './groups'
-
-/** The six base placeholders of the interface specification, named as the spec names them (`BASE_URLS`). */
-export type BaseUrlKey = keyof typeof BASE_URLS
-export const BASE_URL_KEYS = Object.keys(BASE_URLS) as BaseUrlKey[]
+import { BASE_URL_KEYS, type BaseUrlKey } from './groups'
 
 /** The built-in profile backed by the local service. */
 export const LOCAL_PROFILE = 'Local'

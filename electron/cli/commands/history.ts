@@ -1,7 +1,6 @@
 import { GeoFailure } from '../../base/geo-failure'
 import { Redactor } from '../../core/http/redactor'
 import { resolveDataDir } from '../../core/paths'
-import { RequestHistory } from '../../core/workspace/request-history'
 import { stringFlag } from '../args'
 import type { CliCommand } from '../context'
 
@@ -18,6 +17,8 @@ export const historyCommands: CliCommand[] = [
           field: 'limit',
         })
       }
+      // The history's schemas are loaded when it is read (a chunk of the built CLI).
+      const { RequestHistory } = await import('../../core/workspace/request-history')
       const entries = await new RequestHistory(resolveDataDir({ env: ctx.env }), new Redactor()).list(
         Number(raw),
       )

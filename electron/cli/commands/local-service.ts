@@ -1,26 +1,21 @@
 import path from 'node:path'
 import { GeoFailure } from '../../base/geo-failure'
 import { resolveWorkspaceDir } from '../../core/paths'
-import { EXPORT_FORMATS, exportDataset, type ExportFormat } from '../../local-service/export/export-dataset'
+import { EXPORT_FORMATS, type ExportFormat } from '../../local-service/export/formats'
 import { ImportError } from '../../local-service/import/crs'
-import { importInWorker } from '../../local-service/import/import-runner'
-import { startLocalService } from '../../local-service/index'
-import { failureClassOf } from '../../local-service/postgis/errors'
-import { ExportFormatError, exportFromDatabase } from '../../local-service/postgis/export'
-import { importIntoDatabase } from '../../local-service/postgis/import'
+import { DatabaseWorkspaceError, failureClassOf } from '../../local-service/postgis/errors'
+import { isDatabaseWorkspace, WorkspaceUriError } from '../../local-service/postgis/uri'
+import type { PostgisWorkspace } from '../../local-service/postgis/workspace'
 import { ListenPolicyError, planListen, type ListenPlan } from '../../local-service/team/listen-policy'
 import { TlsFilesError } from '../../local-service/team/tls-files'
 import { UsersFileError } from '../../local-service/team/users-file'
-import {
-  DatabaseWorkspaceError,
-  isDatabaseWorkspace,
-  PostgisWorkspace,
-  WorkspaceUriError,
-} from '../../local-service/postgis/workspace'
-import { sweepLeftovers } from '../../local-service/workspace/sweep'
-import { Workspace, WorkspaceError } from '../../local-service/workspace/workspace'
+import type { Workspace } from '../../local-service/workspace/workspace'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand, CliContext } from '../context'
+
+// What a command runs is loaded when it runs (a chunk of the built CLI): `datasets` over a database reads the
+// catalogs without loading the local service, its file readers or writers.
+const workspaceModule = () => import('../../local-service/workspace/workspace')
 
 /** The workspace named by `--workspace` (else GEO_ANALYST_WORKSPACE) when it is a postgresql:// URI. */
 function databaseUriOf(ctx: CliContext, args: ParsedArgs): string | undefined {
@@ -28,13 +23,14 @@ function databaseUriOf(ctx: CliContext, args: ParsedArgs): string | undefined {
   return isDatabaseWorkspace(named) ? named : undefined
 }
 
-function workspaceOf(ctx: CliContext, args: ParsedArgs): Workspace {
+async function workspaceOf(ctx: CliContext, args: ParsedArgs): Promise<Workspace> {
   if (databaseUriOf(ctx, args))
     throw new GeoFailure(
       'validation',
       'this command works on a folder workspace only; a postgresql:// workspace serves, lists, imports and exports datasets',
       { field: 'workspace' },
     )
+  const { Workspace } = await workspaceModule()
   return new Workspace(resolveWorkspaceDir({ flag: stringFlag(args, 'workspace'), env: ctx.env }))
 }
 
@@ -61,6 +57,7 @@ function withDatabase<T>(
 ): Promise<T> {
   return mapped(() =>
     databaseMapped(async () => {
+      const { PostgisWorkspace } = await import('../../local-service/postgis/workspace')
       const workspace = PostgisWorkspace.fromUri(uri, { env: ctx.env })
       try {
         return await work(workspace)
@@ -76,6 +73,7 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work()
   } catch (error) {
+    if (error instanceof GeoFailure) throw error
     if (error instanceof ImportError) throw new GeoFailure('validation', error.message)
     // A users file that cannot be read (`serve --users`): nothing was started.
     if (error instanceof UsersFileError)
@@ -86,6 +84,8 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
           field: 'users',
         },
       )
+    // A workspace error comes from the workspace's module, loaded by then.
+    const { WorkspaceError } = await workspaceModule()
     if (error instanceof WorkspaceError) {
       const cls =
         error.kind === 'conflict' ? 'conflict' : error.kind === 'not-found' ? 'not-found' : 'validation'
@@ -153,14 +153,7 @@ function auditOf(args: ParsedArgs, workspaceDir: string): { auditLog?: { file: s
 
 /** `datasets` over a PostGIS workspace: from the catalogs; counts are the planner's estimates (~). */
 async function databaseDatasets(ctx: CliContext, uri: string): Promise<void> {
-  const list = await databaseMapped(async () => {
-    const workspace = PostgisWorkspace.fromUri(uri, { env: ctx.env })
-    try {
-      return await workspace.list()
-    } finally {
-      await workspace.close()
-    }
-  })
+  const list = await withDatabase(ctx, uri, (workspace) => workspace.list())
   const count = (n: number | null) => (n === null ? '?' : `~${n}`)
   ctx.print(list, datasetTable(list.map((d) => ({ ...d, features: count(d.featureCount) }))))
 }
@@ -224,8 +217,8 @@ export const localServiceCommands: CliCommand[] = [
       const importDir = importDirFlag ? path.resolve(importDirFlag) : undefined
       const service = await mapped(() =>
         databaseMapped(() =>
-          tlsMapped(() =>
-            startLocalService({
+          tlsMapped(async () =>
+            (await import('../../local-service/index')).startLocalService({
               workspaceDir,
               ...(databaseUri ? { databaseUri, env: ctx.env } : {}),
               listen: { host: plan.host, port: plan.port },
@@ -240,7 +233,10 @@ export const localServiceCommands: CliCommand[] = [
           ),
         ),
       )
-      const shown = databaseUri ? PostgisWorkspace.fromUri(databaseUri).description : workspaceDir
+      const shown = databaseUri
+        ? (await import('../../local-service/postgis/workspace')).PostgisWorkspace.fromUri(databaseUri)
+            .description
+        : workspaceDir
       // With a users file only its users' secrets are accepted: there is no service secret to show.
       const generated: Record<string, string> = {}
       if (!token && !plan.usersFile) generated.token = service.token
@@ -289,6 +285,7 @@ export const localServiceCommands: CliCommand[] = [
         throw new GeoFailure('validation', 'import takes exactly one FILE', { field: 'file' })
       const databaseUri = databaseUriOf(ctx, args)
       if (databaseUri) {
+        const { importIntoDatabase } = await import('../../local-service/postgis/import')
         const made = await withDatabase(ctx, databaseUri, (ws) =>
           importIntoDatabase(ws, path.resolve(file), {
             name: stringFlag(args, 'name'),
@@ -303,7 +300,11 @@ export const localServiceCommands: CliCommand[] = [
           `Imported ${made.name} into ${made.schema}: ${made.featureCount} ${made.geometryType} features, ${made.fields.length} fields.${left}`,
         )
       }
-      const workspace = workspaceOf(ctx, args)
+      const workspace = await workspaceOf(ctx, args)
+      const [{ sweepLeftovers }, { importInWorker }] = await Promise.all([
+        import('../../local-service/workspace/sweep'),
+        import('../../local-service/import/import-runner'),
+      ])
       // Read in a worker within the import limits, so a hostile file cannot hang or exhaust this process.
       await sweepLeftovers({ workspaceDir: workspace.dir })
       const manifest = await mapped(() =>
@@ -329,7 +330,7 @@ export const localServiceCommands: CliCommand[] = [
     async run(ctx, args) {
       const databaseUri = databaseUriOf(ctx, args)
       if (databaseUri) return databaseDatasets(ctx, databaseUri)
-      const list = await workspaceOf(ctx, args).list()
+      const list = await (await workspaceOf(ctx, args)).list()
       ctx.print(list, datasetTable(list.map((m) => ({ ...m, features: String(m.featureCount) }))))
     },
   },
@@ -352,16 +353,24 @@ export const localServiceCommands: CliCommand[] = [
       if (!out) throw new GeoFailure('validation', '--out FILE is required', { field: 'out' })
       const databaseUri = databaseUriOf(ctx, args)
       const count = databaseUri
-        ? await withDatabase(ctx, databaseUri, (ws) =>
-            exportFromDatabase(ws, name, format, path.resolve(out)).catch((error: unknown) => {
+        ? await withDatabase(ctx, databaseUri, async (ws) => {
+            const { ExportFormatError, exportFromDatabase } =
+              await import('../../local-service/postgis/export')
+            return exportFromDatabase(ws, name, format, path.resolve(out)).catch((error: unknown) => {
               if (error instanceof ExportFormatError)
                 throw new GeoFailure('validation', error.message, { field: 'format' })
               throw error
-            }),
-          )
-        : await mapped(() =>
-            exportDataset(workspaceOf(ctx, args), name, format as ExportFormat, path.resolve(out)),
-          )
+            })
+          })
+        : await mapped(async () => {
+            const { exportDataset } = await import('../../local-service/export/export-dataset')
+            return exportDataset(
+              await workspaceOf(ctx, args),
+              name,
+              format as ExportFormat,
+              path.resolve(out),
+            )
+          })
       ctx.print(
         { name, format, out: path.resolve(out), features: count },
         `Exported ${count} features of ${name} to ${path.resolve(out)}.`,

@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs'
-import { MAX_PROJECT_BYTES, readProject } from '../../contract'
 import { GeoFailure } from '../../base/geo-failure'
 import type { CliCommand } from '../context'
 
@@ -26,6 +25,8 @@ export const mapCommands: CliCommand[] = [
     async run(ctx, args) {
       const file = args.positionals[0]
       if (!file) throw new GeoFailure('validation', 'project check needs a FILE', { field: 'file' })
+      // The project's schemas are loaded when a project is checked (a chunk of the built CLI).
+      const { MAX_PROJECT_BYTES, readProject } = await import('../../contract/map/project')
       const stat = await fs.stat(file).catch(() => null)
       if (!stat?.isFile()) throw new GeoFailure('not-found', `${file}: no such file`, { field: 'file' })
       if (stat.size > MAX_PROJECT_BYTES)

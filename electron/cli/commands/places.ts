@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
-import { POD_VALUES, type Pod } from '../../contract/places/autosuggest'
+import type { Pod } from '../../contract/places/autosuggest'
 import { writeFileAtomic } from '../../base/atomic-write'
 import { GeoFailure } from '../../base/geo-failure'
 import { CsvError, parseCsv } from '../../../shared/csv'
@@ -90,6 +90,7 @@ export const placesCommands: CliCommand[] = [
     async run(ctx, args) {
       const query = text(args, 'query')
       const pod = stringFlag(args, 'pod')
+      const { POD_VALUES } = await import('../../contract/places/autosuggest')
       if (pod !== undefined && !(POD_VALUES as readonly string[]).includes(pod))
         throw new GeoFailure('validation', `--pod must be one of ${POD_VALUES.join(', ')}`, { field: 'pod' })
       const request = {

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { BASE_URL_KEYS, type BaseUrlKey, type Profile } from '../../contract'
+import type { Profile } from '../../contract'
+import { BASE_URL_KEYS, type BaseUrlKey } from '../../contract/groups'
 import { GeoFailure } from '../../base/geo-failure'
 import { stringFlag, type ParsedArgs } from '../args'
 import type { CliCommand } from '../context'

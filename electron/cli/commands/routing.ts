@@ -1,14 +1,8 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import {
-  MATRIX_PROFILES,
-  MATRIX_RESOURCES,
-  type MatrixProfile,
-  type MatrixResource,
-} from '../../contract/routing/matrix'
+import type { MatrixProfile, MatrixResource } from '../../contract/routing/matrix'
 import { GeoFailure } from '../../base/geo-failure'
 import { resolveWorkspaceDir } from '../../core/paths'
-import { extractFormat, importNetwork } from '../../local-service/routing/data/import-network'
 import {
   listNetworks,
   NETWORK_ID_RULE,
@@ -79,6 +73,7 @@ export const routingCommands: CliCommand[] = [
             field: 'geopositions',
           },
         )
+      const { MATRIX_PROFILES, MATRIX_RESOURCES } = await import('../../contract/routing/matrix')
       const profile = oneOf<MatrixProfile>(stringFlag(args, 'profile'), MATRIX_PROFILES, 'profile', 'driving')
       const resources = oneOf<MatrixResource>(
         stringFlag(args, 'resources'),
@@ -137,6 +132,8 @@ export const routingCommands: CliCommand[] = [
       const [file] = args.positionals
       if (!file || args.positionals.length !== 1)
         throw new GeoFailure('validation', 'routing import takes exactly one FILE', { field: 'file' })
+      // The readers and the graph builder are loaded when an import runs (a chunk of the built CLI).
+      const { extractFormat, importNetwork } = await import('../../local-service/routing/data/import-network')
       const source = path.resolve(file)
       if (!extractFormat(source))
         throw new GeoFailure(

@@ -1,4 +1,5 @@
-import { CREDENTIAL_NAMES, credentialNameSchema, type SecretsStatus } from '../../contract'
+import type { SecretsStatus } from '../../contract'
+import { CREDENTIAL_NAMES, isCredentialName } from '../../contract/credential-names'
 import { GeoFailure } from '../../base/geo-failure'
 import { stringFlag } from '../args'
 import type { CliCommand, CliContext } from '../context'
@@ -6,10 +7,9 @@ import type { CliCommand, CliContext } from '../context'
 const NAMES = CREDENTIAL_NAMES.join(', ')
 
 function credentialName(value: string | undefined) {
-  const parsed = credentialNameSchema.safeParse(value)
-  if (!parsed.success)
+  if (!isCredentialName(value))
     throw new GeoFailure('validation', `Credential NAME must be one of ${NAMES}`, { field: 'name' })
-  return parsed.data
+  return value
 }
 
 function statusText(status: SecretsStatus): string {

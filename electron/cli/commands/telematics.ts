@@ -1,14 +1,9 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { TRACK_IMPORT_EXTENSIONS } from '../../contract'
+import { TRACK_IMPORT_EXTENSIONS } from '../../contract/limits'
 import { ALARM_TYPE_LABELS, LIMIT_UNITS } from '../../contract/telematics/alarm'
-import { DEVICE_STATUS } from '../../contract/telematics/devices'
-import {
-  replayTrackSchema,
-  type DeviceColumns,
-  type FleetPoll,
-  type ReplayTrack,
-} from '../../contract/telematics/fleet'
+import { DEVICE_STATUS } from '../../contract/telematics/device-status'
+import type { DeviceColumns, FleetPoll, ReplayTrack } from '../../contract/telematics/fleet'
 import { GeoFailure } from '../../base/geo-failure'
 import { localServiceCall } from '../../core/local-service-call'
 import { stringFlag, type ParsedArgs } from '../args'
@@ -284,6 +279,7 @@ const telematicsVerbs: CliCommand[] = [
           ...(speed !== undefined ? { speed } : {}),
         }),
       })
+      const { replayTrackSchema } = await import('../../contract/telematics/fleet')
       const track: ReplayTrack = replayTrackSchema.parse(await response.json())
       ctx.print(
         track,

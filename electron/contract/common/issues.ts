@@ -1,4 +1,4 @@
-import { fail, type Fail } from '../result'
+import { fail, type Fail } from '../geo-error'
 
 /**
  * Why a request is not acceptable, per field. The kind tells a server which status to answer

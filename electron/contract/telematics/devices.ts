@@ -33,16 +33,7 @@ export function validateHardware(params: RawParams): Checked<HardwareParams> {
   return issues.length ? { ok: false, issues } : { ok: true, value: typed as HardwareParams }
 }
 
-export const DEVICE_STATUS: Readonly<Record<number, string>> = {
-  1: 'Moving',
-  2: 'Idle',
-  4: 'Towing',
-  5: 'No data',
-  6: 'Power off',
-  7: 'No GPS',
-  8: 'On trip',
-  9: 'Free vehicle',
-}
+export { DEVICE_STATUS } from './device-status'
 
 /** A device fault: the spec spells its time `timetamp`; `timestamp` is accepted too and copied over. */
 const faultSchema = z

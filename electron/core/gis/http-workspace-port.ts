@@ -1,4 +1,4 @@
-import { classifyStatus } from '../../contract'
+import { classifyStatus } from '../../contract/failure'
 import type { LocalServiceHandle } from '../area'
 import { GeoFailure } from '../../base/geo-failure'
 import { withStagedUpload } from '../../base/upload-staging'

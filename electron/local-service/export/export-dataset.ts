@@ -8,8 +8,9 @@ import { writeFlatGeobuf } from '../workspace/fgb-write'
 import { writeGeoPackage } from '../workspace/gpkg'
 import type { Workspace } from '../workspace/workspace'
 
-export const EXPORT_FORMATS = ['geojson', 'csv', 'fgb', 'gpkg'] as const
-export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+import type { ExportFormat } from './formats'
+
+export { EXPORT_FORMATS, type ExportFormat } from './formats'
 
 const MULTI_OF: Partial<Record<Geometry['type'], Geometry['type']>> = {
   Point: 'MultiPoint',
