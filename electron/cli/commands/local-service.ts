@@ -4,7 +4,12 @@ import { resolveWorkspaceDir } from '../../core/paths'
 import { EXPORT_FORMATS, type ExportFormat } from '../../local-service/export/formats'
 import { ImportError } from '../../local-service/import/crs'
 import { DatabaseWorkspaceError, failureClassOf } from '../../local-service/postgis/errors'
-import { isDatabaseWorkspace, WorkspaceUriError } from '../../local-service/postgis/uri'
+import {
+  describeWorkspace,
+  isDatabaseWorkspace,
+  parseWorkspaceUri,
+  WorkspaceUriError,
+} from '../../local-service/postgis/uri'
 import type { PostgisWorkspace } from '../../local-service/postgis/workspace'
 import { ListenPolicyError, planListen, type ListenPlan } from '../../local-service/team/listen-policy'
 import { TlsFilesError } from '../../local-service/team/tls-files'
@@ -233,10 +238,7 @@ export const localServiceCommands: CliCommand[] = [
           ),
         ),
       )
-      const shown = databaseUri
-        ? (await import('../../local-service/postgis/workspace')).PostgisWorkspace.fromUri(databaseUri)
-            .description
-        : workspaceDir
+      const shown = databaseUri ? describeWorkspace(parseWorkspaceUri(databaseUri)) : workspaceDir
       // With a users file only its users' secrets are accepted: there is no service secret to show.
       const generated: Record<string, string> = {}
       if (!token && !plan.usersFile) generated.token = service.token
